@@ -1,0 +1,41 @@
+// Starts a fresh shop for the browser tests: new data dir (embedded PGlite, demo data), a web build
+// of its own (so parallel runs on other ports do not clash), the server on E2E_PORT.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const port = process.env.E2E_PORT ?? '3100';
+const root = path.resolve(import.meta.dirname, '../..');
+const tmp = path.join(root, 'e2e/.tmp', `run-${port}`);
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
+const webDist = path.join(tmp, 'web');
+
+const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
+  cwd: path.join(root, 'web'),
+  env: { ...process.env, WEB_OUT_DIR: webDist },
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  cwd: path.join(root, 'server'),
+  env: {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(tmp, 'data'),
+    WEB_DIST_DIR: webDist,
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT_MAX: '1000',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    ...(process.env.E2E_SERVER_ENV ? JSON.parse(process.env.E2E_SERVER_ENV) : {}),
+  },
+  stdio: 'inherit',
+});
+const stop = () => server.kill('SIGTERM');
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  REDIS_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
+  COOKIE_SECURE: bool.optional(),
+  TRUST_PROXY: bool.default(false),
+  WEB_DIST_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Shop <no-reply@shop.local>'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_NAME: z.string().default('Admin'),
+  CUSTOMER_EMAIL: z.email().optional(),
+  CUSTOMER_PASSWORD: z.string().min(8).optional(),
+  CUSTOMER_NAME: z.string().default('Jane Customer'),
+  SEED_DEMO_DATA: bool.default(true),
+  AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_API_BASE: z.url().default('https://api-m.sandbox.paypal.com'),
+  ALLOW_DEMO_PAYMENTS: bool.optional(),
+  ORDER_EXPIRY_MINUTES: z.coerce.number().positive().default(30),
+  CJ_API_KEY: z.string().optional(),
+  CJ_API_BASE: z.url().default('https://developers.cjdropshipping.com/api2.0/v1'),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  redisUrl: string | undefined;
+  jwtSecret: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  cookieSecure: boolean;
+  trustProxy: boolean;
+  webDistDir: string;
+  logLevel: Env['LOG_LEVEL'];
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  seed: {
+    enabled: boolean;
+    admin: { name: string; email: string; password: string } | undefined;
+    customer: { name: string; email: string; password: string } | undefined;
+  };
+  authRateLimit: { max: number; windowSeconds: number };
+  paypal: { clientId: string | undefined; clientSecret: string | undefined; apiBase: string };
+  allowDemoPayments: boolean;
+  orderExpiryMinutes: number;
+  cj: { apiKey: string | undefined; apiBase: string };
+  llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
+  uploadMaxBytes: number;
+}
+
+export const DEMO_ADMIN = { name: 'Admin', email: 'admin@example.com', password: 'admin1234' } as const;
+export const DEMO_CUSTOMER = { name: 'Jane Customer', email: 'jane@example.com', password: 'jane1234' } as const;
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Reads the JWT secret persisted in the data dir, creating it on first use (non-production only). */
+function loadOrCreateDevSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Parses the environment once. The only reader of process.env in the server. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (isProduction) {
+    if (!e.JWT_SECRET) problems.push('JWT_SECRET: required in production');
+    if (e.SEED_DEMO_DATA && (!e.ADMIN_EMAIL || !e.ADMIN_PASSWORD)) {
+      problems.push('ADMIN_EMAIL and ADMIN_PASSWORD: required in production to seed the administrator (or set SEED_DEMO_DATA=false)');
+    }
+    if (e.PAYPAL_CLIENT_ID && !e.PAYPAL_CLIENT_SECRET) problems.push('PAYPAL_CLIENT_SECRET: required when PAYPAL_CLIENT_ID is set');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  const jwtSecret = e.JWT_SECRET ?? loadOrCreateDevSecret(dataDir);
+  const admin = e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+    ? { name: e.ADMIN_NAME, email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
+    : isProduction ? undefined : { ...DEMO_ADMIN };
+  const customer = e.CUSTOMER_EMAIL && e.CUSTOMER_PASSWORD
+    ? { name: e.CUSTOMER_NAME, email: e.CUSTOMER_EMAIL, password: e.CUSTOMER_PASSWORD }
+    : isProduction ? undefined : { ...DEMO_CUSTOMER };
+
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL || undefined,
+    jwtSecret,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    cookieSecure: e.COOKIE_SECURE ?? isProduction,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    seed: { enabled: e.SEED_DEMO_DATA, admin, customer },
+    authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
+    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE.replace(/\/$/, '') },
+    allowDemoPayments: e.ALLOW_DEMO_PAYMENTS ?? !isProduction,
+    orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
+    cj: { apiKey: e.CJ_API_KEY, apiBase: e.CJ_API_BASE.replace(/\/$/, '') },
+    llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+  };
+}

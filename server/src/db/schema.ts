@@ -1,0 +1,3 @@
+// The one Drizzle schema. Each domain keeps its tables in schema/<domain>.ts.
+export * from './schema/users.ts';
+export * from './schema/products.ts';

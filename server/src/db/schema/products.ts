@@ -1,0 +1,73 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean, customType, index, integer, jsonb, numeric, pgTable, real, text, timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAtColumn as createdAt, idColumn as id, users } from './users.ts';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export interface CjData {
+  pid: string;
+  variants: Array<{ vid: string; [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+export const products = pgTable(
+  'products',
+  {
+    id: id().primaryKey(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull().default(0),
+    image: text('image').notNull().default(''),
+    images: jsonb('images').$type<string[]>().notNull().default([]),
+    category: text('category').notNull().default(''),
+    brand: text('brand').notNull().default(''),
+    countInStock: integer('count_in_stock').notNull().default(0),
+    description: text('description').notNull().default(''),
+    rating: real('rating').notNull().default(0),
+    numReviews: integer('num_reviews').notNull().default(0),
+    isTodaysDeal: boolean('is_todays_deal').notNull().default(false),
+    isGift: boolean('is_gift').notNull().default(false),
+    isOnSale: boolean('is_on_sale').notNull().default(false),
+    saleDiscount: integer('sale_discount').notNull().default(0),
+    /** Supplier (CJ) data for imported products; null for our own. */
+    cjData: jsonb('cj_data').$type<CjData>(),
+    /** Drafts are created by "Create Product" and stay out of the storefront until saved valid. */
+    isDraft: boolean('is_draft').notNull().default(false),
+    /** Price the shopper pays; mirrors lib/money.ts finalPrice (kept in sync by a test). */
+    finalPrice: numeric('final_price', { precision: 12, scale: 2, mode: 'number' }).generatedAlwaysAs(
+      sql`round(price * (100 - (case when is_on_sale then sale_discount else 0 end))::numeric / 100, 2)`,
+    ),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(brand, '')), 'B') || setweight(to_tsvector('english', coalesce(category, '')), 'B') || setweight(to_tsvector('english', coalesce(description, '')), 'C')`,
+    ),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('products_slug_key').on(t.slug),
+    index('products_search_idx').using('gin', t.searchVector),
+    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('products_category_idx').on(t.category),
+    index('products_final_price_idx').on(t.finalPrice),
+    index('products_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: id().primaryKey(),
+    productId: id('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    userId: id('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    rating: integer('rating').notNull(),
+    comment: text('comment').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reviews_product_user_key').on(t.productId, t.userId),
+    index('reviews_product_id_idx').on(t.productId, t.createdAt),
+  ],
+);

@@ -1,0 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../client.ts';
+import { seedUsers } from './users.ts';
+
+/** Seeds demo data into an empty database. Each seeder checks its own tables, so a restart adds nothing. */
+export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
+  if (!config.seed.enabled) return;
+  const accounts = await seedUsers(db, config.seed);
+  for (const a of accounts) {
+    log.info({ role: a.role, email: a.email }, 'seeded account');
+    if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
+  }
+}

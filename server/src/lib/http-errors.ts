@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type FieldErrors } from './errors.ts';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+}
+
+function describeValidation(context: string | undefined, issues: ValidationIssue[]) {
+  const fieldErrors: FieldErrors = {};
+  for (const issue of issues) {
+    const pathParts = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+    const field = pathParts.map(String).join('.') || context || 'request';
+    const msg = issue.params?.issue?.message ?? issue.message ?? 'Invalid value';
+    fieldErrors[field] ??= msg;
+  }
+  const [field, first] = Object.entries(fieldErrors)[0] ?? ['request', 'Invalid request'];
+  // Custom messages from our schemas read as sentences; zod's defaults need the field name.
+  const generic = /^(Invalid|Required|Expected|Too (small|big))/i.test(first);
+  const message = generic ? `Invalid ${context ?? 'request'} field '${field}': ${first}` : first;
+  return { message, fieldErrors };
+}
+
+/** One error handler: `{ message, code?, fieldErrors? }`; 5xx bodies never carry internal text. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({
+        message: error.message,
+        ...(error.code ? { code: error.code } : {}),
+        ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const { message, fieldErrors } = describeValidation(error.validationContext, error.validation as ValidationIssue[]);
+      return reply.status(400).send({ message, code: 'VALIDATION_ERROR', fieldErrors });
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      const { message, fieldErrors } = describeValidation(fe.validationContext, fe.validation as ValidationIssue[]);
+      return reply.status(400).send({ message, code: 'VALIDATION_ERROR', fieldErrors });
+    }
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'Request body is not valid JSON' : fe.message;
+      return reply.status(status).send({ message, code: fe.code ?? 'BAD_REQUEST' });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(status >= 500 && status < 600 ? status : 500).send({ message: 'Internal Server Error', code: 'INTERNAL' });
+  });
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/health', {
+    config: { access: 'public' },
+    schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } },
+  }, async () => ({ status: 'ok' as const }));
+
+  app.get('/ready', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['health'],
+      summary: 'Readiness: the database answers',
+      response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ message: z.string(), code: z.string() }) },
+    },
+  }, async (_request, reply) => {
+    try {
+      await app.ctx.database.ping();
+      return { status: 'ready' as const };
+    } catch (err) {
+      app.log.error({ err }, 'readiness check failed');
+      return reply.status(503).send({ message: 'Database unavailable', code: 'UNAVAILABLE' });
+    }
+  });
+};

@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { addressesRoutes } from './addresses/addresses.routes.ts';
+import { cartRoutes } from './cart/cart.routes.ts';
+import { ordersRoutes } from './orders/orders.routes.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
+import { productsRoutes } from './products/products.routes.ts';
+import { uploadsRoutes } from './uploads/uploads.routes.ts';
+import { usersRoutes } from './users/users.routes.ts';
+
+/** Every API module, registered under /api by buildApp. */
+export const apiModules: FastifyPluginAsync[] = [
+  usersRoutes,
+  productsRoutes,
+  uploadsRoutes,
+  cartRoutes,
+  addressesRoutes,
+  ordersRoutes,
+  paymentsRoutes,
+] as FastifyPluginAsync[];

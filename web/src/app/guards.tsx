@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { LoadingBox } from '../components/LoadingBox';
+import { useCurrentUser } from '../features/auth/api/get-current-user';
+import { useStore } from './store';
+
+function useSessionUser() {
+  const { state } = useStore();
+  // When nothing is stored yet but the visitor did not sign out, ask the server (session restore).
+  const needsLookup = !state.userInfo && !state.isLoggedOut;
+  const current = useCurrentUser(needsLookup);
+  return { user: state.userInfo ?? (needsLookup ? current.data ?? null : null), isPending: needsLookup && current.isPending };
+}
+
+/** Signed-in routes: anonymous visitors go to /signin (and come back afterwards). */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  const { user, isPending } = useSessionUser();
+  const location = useLocation();
+  if (isPending) return <LoadingBox />;
+  if (!user) return <Navigate to={`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  return <>{children}</>;
+}
+
+/** Admin routes: anonymous visitors and customers go to /signin. The server enforces it too. */
+export function AdminRoute({ children }: { children: ReactNode }) {
+  const { user, isPending } = useSessionUser();
+  const location = useLocation();
+  if (isPending) return <LoadingBox />;
+  if (!user) return <Navigate to={`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  // A signed-in customer has nothing to sign in to here; /signin sends signed-in users on to /.
+  if (!user.isAdmin) return <Navigate to="/signin" replace />;
+  return <>{children}</>;
+}
+
+/** Forgot/reset password: signed-in users are sent to /. */
+export function GuestOnlyRoute({ children }: { children: ReactNode }) {
+  const { state } = useStore();
+  if (state.userInfo) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}

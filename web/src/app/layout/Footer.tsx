@@ -1,0 +1,3 @@
+export function Footer() {
+  return <footer className="text-center py-3">All rights reserved</footer>;
+}

@@ -1,0 +1,147 @@
+import type { CjData, Product, User } from '@shop/contracts';
+import { createContext, useContext, useEffect, useMemo, useReducer, type Dispatch, type ReactNode } from 'react';
+import { readJson, removeKey, storageKeys, writeJson } from '../lib/storage';
+
+/** One line of the cart (SPEC.md section 3, "Cart item"). */
+export interface CartItem {
+  _id: string;
+  product?: Product;
+  name: string;
+  slug: string;
+  image: string;
+  price: number;
+  countInStock: number;
+  quantity: number;
+  isOnSale: boolean;
+  saleDiscount: number;
+  isTodaysDeal: boolean;
+  isGift: boolean;
+  cjData?: CjData | null;
+}
+
+export interface ShippingAddress {
+  _id?: string;
+  fullName: string;
+  address: string;
+  city: string;
+  postalCode: string;
+  country: string;
+}
+
+export type Mode = 'light' | 'dark';
+export const DEFAULT_PAYMENT_METHOD = 'PayPal';
+
+export interface StoreState {
+  userInfo: User | null;
+  isLoggedOut: boolean;
+  mode: Mode;
+  cart: {
+    cartItems: CartItem[];
+    shippingAddress: ShippingAddress | null;
+    paymentMethod: string;
+  };
+  message: string | null;
+}
+
+export type StoreAction =
+  | { type: 'USER_SIGNIN'; payload: User }
+  | { type: 'USER_UPDATE'; payload: User }
+  | { type: 'USER_SIGNOUT' }
+  | { type: 'TOGGLE_MODE' }
+  | { type: 'CART_ADD_ITEM'; payload: CartItem }
+  | { type: 'CART_REMOVE_ITEM'; payload: { _id: string } }
+  | { type: 'CART_SET_ITEMS'; payload: CartItem[] }
+  | { type: 'CART_CLEAR' }
+  | { type: 'SAVE_SHIPPING_ADDRESS'; payload: ShippingAddress | null }
+  | { type: 'SAVE_PAYMENT_METHOD'; payload: string }
+  | { type: 'SET_MESSAGE'; payload: string | null };
+
+function initialMode(): Mode {
+  const stored = readJson<Mode | null>(storageKeys.mode, null);
+  if (stored === 'dark' || stored === 'light') return stored;
+  return 'light';
+}
+
+export function loadInitialState(): StoreState {
+  return {
+    userInfo: readJson<User | null>(storageKeys.userInfo, null),
+    isLoggedOut: readJson<boolean>(storageKeys.isLoggedOut, false),
+    mode: initialMode(),
+    cart: {
+      cartItems: readJson<CartItem[]>(storageKeys.cartItems, []),
+      shippingAddress: readJson<ShippingAddress | null>(storageKeys.shippingAddress, null),
+      paymentMethod: readJson<string>(storageKeys.paymentMethod, DEFAULT_PAYMENT_METHOD),
+    },
+    message: null,
+  };
+}
+
+export function storeReducer(state: StoreState, action: StoreAction): StoreState {
+  switch (action.type) {
+    case 'USER_SIGNIN':
+      return { ...state, userInfo: action.payload, isLoggedOut: false };
+    case 'USER_UPDATE':
+      return { ...state, userInfo: action.payload };
+    case 'USER_SIGNOUT':
+      return {
+        ...state,
+        userInfo: null,
+        isLoggedOut: true,
+        cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
+        message: null,
+      };
+    case 'TOGGLE_MODE':
+      return { ...state, mode: state.mode === 'dark' ? 'light' : 'dark' };
+    case 'CART_ADD_ITEM': {
+      const item = action.payload;
+      const exists = state.cart.cartItems.some((x) => x._id === item._id);
+      const cartItems = exists ? state.cart.cartItems.map((x) => (x._id === item._id ? item : x)) : [...state.cart.cartItems, item];
+      return { ...state, cart: { ...state.cart, cartItems } };
+    }
+    case 'CART_REMOVE_ITEM':
+      return { ...state, cart: { ...state.cart, cartItems: state.cart.cartItems.filter((x) => x._id !== action.payload._id) } };
+    case 'CART_SET_ITEMS':
+      return { ...state, cart: { ...state.cart, cartItems: action.payload } };
+    case 'CART_CLEAR':
+      return { ...state, cart: { ...state.cart, cartItems: [] } };
+    case 'SAVE_SHIPPING_ADDRESS':
+      return { ...state, cart: { ...state.cart, shippingAddress: action.payload } };
+    case 'SAVE_PAYMENT_METHOD':
+      return { ...state, cart: { ...state.cart, paymentMethod: action.payload } };
+    case 'SET_MESSAGE':
+      return { ...state, message: action.payload };
+    default:
+      return state;
+  }
+}
+
+const StoreContext = createContext<{ state: StoreState; dispatch: Dispatch<StoreAction> } | null>(null);
+
+/** Client state (SPEC.md "Client state"), persisted to localStorage under the spec's keys. */
+export function StoreProvider({ children, initialState }: { children: ReactNode; initialState?: StoreState }) {
+  const [state, dispatch] = useReducer(storeReducer, initialState ?? loadInitialState());
+
+  useEffect(() => {
+    writeJson(storageKeys.userInfo, state.userInfo);
+    writeJson(storageKeys.isLoggedOut, state.isLoggedOut);
+    writeJson(storageKeys.mode, state.mode);
+    writeJson(storageKeys.paymentMethod, state.cart.paymentMethod);
+    writeJson(storageKeys.shippingAddress, state.cart.shippingAddress);
+    // Guests keep the cart locally; signed-in users' carts live on the server.
+    if (state.userInfo) removeKey(storageKeys.cartItems);
+    else writeJson(storageKeys.cartItems, state.cart.cartItems);
+  }, [state]);
+
+  useEffect(() => {
+    document.documentElement.setAttribute('data-bs-theme', state.mode);
+  }, [state.mode]);
+
+  const value = useMemo(() => ({ state, dispatch }), [state]);
+  return <StoreContext.Provider value={value}>{children}</StoreContext.Provider>;
+}
+
+export function useStore() {
+  const ctx = useContext(StoreContext);
+  if (!ctx) throw new Error('useStore must be used inside StoreProvider');
+  return ctx;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function ProductEditPage() {
+  return <PageTitle title="Edit Product" />;
+}

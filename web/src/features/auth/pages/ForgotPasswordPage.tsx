@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function ForgotPasswordPage() {
+  return <PageTitle title="Forgot Password" />;
+}

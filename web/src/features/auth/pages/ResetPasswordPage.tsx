@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function ResetPasswordPage() {
+  return <PageTitle title="Reset Password" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function SignInPage() {
+  return <PageTitle title="Sign In" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function SignUpPage() {
+  return <PageTitle title="Sign Up" />;
+}

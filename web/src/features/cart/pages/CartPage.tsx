@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function CartPage() {
+  return <PageTitle title="Shopping Cart" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function ChatDetailPage() {
+  return <PageTitle title="Chat Details" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function PaymentPage() {
+  return <PageTitle title="Payment Method" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function PlaceOrderPage() {
+  return <PageTitle title="Preview Order" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function CjProductEditPage() {
+  return <PageTitle title="Edit CJ Product" />;
+}

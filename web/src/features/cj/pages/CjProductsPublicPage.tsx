@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function CjProductsPublicPage() {
+  return <PageTitle title="CJ Product" />;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function PrivacyPage() {
+  return <PageTitle title="Privacy Policy" />;
+}

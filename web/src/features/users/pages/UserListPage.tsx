@@ -1,0 +1,5 @@
+import { PageTitle } from '../../../components/PageTitle';
+
+export default function UserListPage() {
+  return <PageTitle title="Users" />;
+}

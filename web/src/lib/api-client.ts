@@ -1,0 +1,105 @@
+import { readJson, storageKeys, writeJson } from './storage';
+
+export const API_BASE = '/api/';
+
+/** An error from the API: `message` is the server's own text when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+    public readonly code?: string,
+    public readonly fieldErrors?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Fired when the session cannot be refreshed; the app signs out locally and goes to /signin. */
+export const SESSION_EXPIRED_EVENT = 'shop:session-expired';
+
+const NO_REFRESH = ['users/signin', 'users/refresh-token'];
+let refreshing: Promise<boolean> | null = null;
+
+function refreshSession(): Promise<boolean> {
+  refreshing ??= fetch(`${API_BASE}users/refresh-token`, { method: 'POST', credentials: 'include' })
+    .then((r) => r.ok)
+    .catch(() => false)
+    .finally(() => {
+      refreshing = null;
+    });
+  return refreshing;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  body?: unknown;
+  params?: Record<string, string | number | boolean | undefined | null>;
+  signal?: AbortSignal;
+}
+
+function buildUrl(path: string, params?: RequestOptions['params']): string {
+  const url = `${API_BASE}${path.replace(/^\//, '')}`;
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+  const qs = search.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Response> {
+  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  return fetch(buildUrl(path, opts.params), {
+    method: opts.method ?? 'GET',
+    credentials: 'include',
+    headers: opts.body !== undefined && !isForm ? { 'content-type': 'application/json' } : undefined,
+    body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+    signal: opts.signal,
+  });
+}
+
+/**
+ * Calls the API with cookies. A 401 (except on sign-in/refresh, and not when the user signed out)
+ * triggers one POST users/refresh-token and a replay; a failed refresh marks the session logged out.
+ */
+export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  let res = await send(path, opts);
+  const clean = path.replace(/^\//, '');
+  if (res.status === 401 && !NO_REFRESH.some((p) => clean.startsWith(p)) && !readJson<boolean>(storageKeys.isLoggedOut, false)) {
+    if (await refreshSession()) {
+      res = await send(path, opts);
+    } else {
+      console.error('Session refresh failed');
+      writeJson(storageKeys.isLoggedOut, true);
+      window.dispatchEvent(new CustomEvent(SESSION_EXPIRED_EVENT));
+    }
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) {
+    const body = (data ?? {}) as { message?: string; code?: string; fieldErrors?: Record<string, string> };
+    throw new ApiError(body.message ?? (res.statusText || 'Request failed'), res.status, body.code, body.fieldErrors);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, params?: RequestOptions['params'], signal?: AbortSignal) => apiRequest<T>(path, { params, signal }),
+  post: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'POST', body }),
+  put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
+  delete: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
+};
+
+/** The text to show for a failed call: the server's message, else the error's own. */
+export function getErrorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  return 'Something went wrong';
+}
