@@ -1,3 +1,4 @@
 // The one Drizzle schema. Each domain keeps its tables in schema/<domain>.ts.
 export * from './schema/users.ts';
 export * from './schema/products.ts';
+export * from './schema/commerce.ts';

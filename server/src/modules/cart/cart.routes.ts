@@ -1,4 +1,58 @@
+import { PRODUCT_ID_REQUIRED_MESSAGE } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../lib/auth.ts';
+import { badRequest } from '../../lib/errors.ts';
+import * as s from './cart.schemas.ts';
+import { clearCart, getCart, removeCartItem } from './get-cart.ts';
+import { mergeCart } from './merge-cart.ts';
+import { setCartItem } from './set-cart-item.ts';
 
-// Routes of the cart module are registered here.
-export const cartRoutes: FastifyPluginAsyncZod = async () => {};
+const user = { access: 'user' } as const;
+
+function requireProductId(productId: string): string {
+  const id = productId.trim();
+  if (!id) throw badRequest(PRODUCT_ID_REQUIRED_MESSAGE);
+  return id;
+}
+
+/** The signed-in user's cart; every answer is the whole cart with live prices and stock. */
+export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+
+  app.get('/cart', { config: user, schema: s.getCartSchema }, async (request) =>
+    getCart(db, requireUser(request).id));
+
+  app.post('/cart/items', { config: user, schema: s.addCartItemSchema }, async (request) =>
+    setCartItem(db, { userId: requireUser(request).id, ...request.body, mode: 'add' }));
+
+  app.put('/cart/items/:productId', { config: user, schema: s.updateCartItemSchema }, async (request) =>
+    setCartItem(db, {
+      userId: requireUser(request).id,
+      productId: requireProductId(request.params.productId),
+      quantity: request.body.quantity,
+      mode: 'update',
+    }));
+
+  app.delete('/cart/items/:productId', { config: user, schema: s.removeCartItemSchema }, async (request) =>
+    removeCartItem(db, requireUser(request).id, requireProductId(request.params.productId)));
+
+  // A call without a product id (e.g. DELETE cart/items/) gets the spec's message, not a route 404.
+  for (const method of ['PUT', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/cart/items',
+      config: user,
+      schema: s.missingProductIdSchema,
+      handler: async () => { throw badRequest(PRODUCT_ID_REQUIRED_MESSAGE); },
+    });
+  }
+
+  app.delete('/cart', { config: user, schema: s.clearCartSchema }, async (request) => {
+    const userId = requireUser(request).id;
+    await clearCart(db, userId);
+    return getCart(db, userId);
+  });
+
+  app.post('/cart/merge', { config: user, schema: s.mergeCartSchema }, async (request) =>
+    mergeCart(db, requireUser(request).id, request.body));
+};

@@ -1,4 +1,50 @@
+import { ORDER_MESSAGES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../lib/auth.ts';
+import { findOrderFor, listAllOrders, listMyOrders } from './find-orders.ts';
+import { deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
+import * as s from './orders.schemas.ts';
+import { presentOrder } from './orders.presenter.ts';
+import { placeOrder } from './place-order.ts';
+import { startOrderExpiryJob } from './release-stock.ts';
 
-// Routes of the orders module are registered here.
-export const ordersRoutes: FastifyPluginAsyncZod = async () => {};
+const user = { access: 'user' } as const;
+const admin = { access: 'admin' } as const;
+
+/** Orders: placing (user), reading (owner or admin) and the back office (admin). */
+export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx;
+
+  const expiryMs = config.orderExpiryMinutes * 60_000;
+  const stopExpiryJob = startOrderExpiryJob(db, {
+    intervalMs: Math.max(1_000, Math.min(60_000, Math.floor(expiryMs / 4))),
+    log: app.log,
+  });
+  app.ctx.onClose.push(stopExpiryJob);
+
+  app.post('/orders', { config: user, schema: s.placeOrderSchema }, async (request, reply) => {
+    const { order, created } = await placeOrder(db, {
+      userId: requireUser(request).id, body: request.body, expiryMinutes: config.orderExpiryMinutes,
+    });
+    return reply.status(created ? 201 : 200).send(order);
+  });
+
+  app.get('/orders/mine', { config: user, schema: s.listOrdersSchema }, async (request) =>
+    listMyOrders(db, requireUser(request).id));
+
+  app.get('/orders', { config: admin, schema: s.listOrdersSchema }, async () => listAllOrders(db));
+
+  app.get('/orders/:id', { config: user, schema: s.getOrderSchema }, async (request) =>
+    presentOrder(await findOrderFor(db, requireUser(request), request.params.id)));
+
+  app.delete('/orders/:id', { config: admin, schema: s.deleteOrderSchema }, async (request) => {
+    await deleteOrder(db, request.params.id);
+    return { message: ORDER_MESSAGES.deleted };
+  });
+
+  app.put('/orders/:id/deliver', { config: admin, schema: s.orderActionSchema }, async (request) =>
+    ({ message: ORDER_MESSAGES.delivered, order: await deliverOrder(db, request.params.id) }));
+
+  app.put('/orders/:id/undeliver', { config: admin, schema: s.orderActionSchema }, async (request) =>
+    ({ message: ORDER_MESSAGES.undelivered, order: await undeliverOrder(db, request.params.id) }));
+};

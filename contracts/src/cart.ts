@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { idSchema } from './common.ts';
+import { cjDataSchema, productSchema } from './products.ts';
+
+/**
+ * Cart API (all routes need a signed-in user; every response is the whole cart, `Cart`):
+ *   GET    /api/cart                          -> Cart
+ *   POST   /api/cart/items   AddCartItemBody   -> Cart   sets the line's quantity (adds the line when missing)
+ *   PUT    /api/cart/items/:productId  UpdateCartItemBody -> Cart   the line must exist (404 'Item not found in cart')
+ *   DELETE /api/cart/items/:productId          -> Cart
+ *   DELETE /api/cart                          -> Cart   (empty)
+ *   POST   /api/cart/merge   MergeCartBody     -> Cart   sign-in merge: quantities are ADDED to the server
+ *          cart, capped at stock; capped or unavailable lines are reported in `notices`.
+ * Prices and stock are live: `price` is what the shopper pays now (sale discount applied).
+ */
+export const cartItemSchema = z.object({
+  /** The product id. */
+  _id: idSchema,
+  product: productSchema,
+  name: z.string(),
+  slug: z.string(),
+  image: z.string(),
+  /** Unit price the shopper pays (finalPrice: sale discount applied, 2 decimals). */
+  price: z.number(),
+  countInStock: z.number().int(),
+  quantity: z.number().int(),
+  isOnSale: z.boolean(),
+  saleDiscount: z.number(),
+  isTodaysDeal: z.boolean(),
+  isGift: z.boolean(),
+  cjData: cjDataSchema.nullable().optional(),
+});
+export type CartItem = z.infer<typeof cartItemSchema>;
+
+export const cartSchema = z.object({
+  cartItems: z.array(cartItemSchema),
+  /** Human-readable changes the server made (a product was removed, a quantity was capped at stock). */
+  notices: z.array(z.string()).optional(),
+});
+export type Cart = z.infer<typeof cartSchema>;
+
+export const CART_MAX_QUANTITY = 999;
+export const CART_MAX_LINES = 100;
+
+export const OUT_OF_STOCK_MESSAGE = 'Sorry. Product is out of stock';
+export const PRODUCT_ID_REQUIRED_MESSAGE = 'Product ID is required to remove item from cart';
+export const PRODUCT_NOT_FOUND_MESSAGE = 'Product not found';
+export const CART_ITEM_NOT_FOUND_MESSAGE = 'Item not found in cart';
+
+const productIdField = z
+  .string({ error: 'Product ID is required' })
+  .trim()
+  .min(1, 'Product ID is required')
+  .max(100, 'Product ID is too long');
+
+const quantityField = z.coerce
+  .number({ error: 'Quantity is required' })
+  .int('Quantity must be a whole number')
+  .min(1, 'Quantity must be at least 1')
+  .max(CART_MAX_QUANTITY, `Quantity must be at most ${CART_MAX_QUANTITY}`);
+
+export const addCartItemBodySchema = z.object({ productId: productIdField, quantity: quantityField.default(1) });
+export type AddCartItemBody = z.infer<typeof addCartItemBodySchema>;
+
+export const updateCartItemBodySchema = z.object({ quantity: quantityField });
+export type UpdateCartItemBody = z.infer<typeof updateCartItemBodySchema>;
+
+export const mergeCartBodySchema = z.object({
+  items: z
+    .array(z.object({ productId: productIdField, quantity: quantityField }))
+    .max(CART_MAX_LINES, `A cart holds at most ${CART_MAX_LINES} products`),
+});
+export type MergeCartBody = z.infer<typeof mergeCartBodySchema>;

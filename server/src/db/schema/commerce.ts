@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAtColumn as createdAt, idColumn as id, users } from './users.ts';
+
+const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' }).notNull();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * One line per product in a signed-in user's cart. No foreign key to products on purpose: a deleted
+ * product must drop out of the cart with a notice (named from `name`), not vanish silently.
+ */
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    productId: id('product_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** The product's name when added, for the notice if it disappears. */
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId], name: 'cart_items_pkey' })],
+);
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: id().primaryKey(),
+    userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    fullName: text('full_name').notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    postalCode: text('postal_code').notNull(),
+    country: text('country').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('addresses_user_id_idx').on(t.userId, t.createdAt),
+    uniqueIndex('addresses_one_default_key').on(t.userId).where(sql`is_default`),
+    uniqueIndex('addresses_dedupe_key').on(
+      t.userId,
+      sql`lower(btrim(${t.address}))`,
+      sql`lower(btrim(${t.city}))`,
+      sql`lower(btrim(${t.postalCode}))`,
+      sql`lower(btrim(${t.country}))`,
+    ),
+  ],
+);
+
+export interface OrderShippingAddress {
+  fullName: string;
+  address: string;
+  city: string;
+  postalCode: string;
+  country: string;
+}
+
+export interface StoredPaymentResult {
+  provider: 'paypal' | 'demo';
+  id: string;
+  status: string;
+  emailAddress: string | null;
+  updateTime: string;
+  paypalOrderId?: string;
+}
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: id().primaryKey(),
+    /** Null once the customer account is deleted; the order stays for the books. */
+    userId: id('user_id').references(() => users.id, { onDelete: 'set null' }),
+    shippingAddress: jsonb('shipping_address').$type<OrderShippingAddress>().notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    itemsPrice: money('items_price'),
+    shippingPrice: money('shipping_price'),
+    taxPrice: money('tax_price'),
+    totalPrice: money('total_price'),
+    currency: text('currency').notNull().default('USD'),
+    isPaid: boolean('is_paid').notNull().default(false),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** 'paypal' | 'demo' once paid. */
+    paymentProvider: text('payment_provider'),
+    /** The PayPal capture id (or demo reference): one capture pays one order. */
+    paymentId: text('payment_id'),
+    paymentResult: jsonb('payment_result').$type<StoredPaymentResult>(),
+    /** The PayPal order created for this order, if any. */
+    paypalOrderId: text('paypal_order_id'),
+    isDelivered: boolean('is_delivered').notNull().default(false),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** An unpaid order releases its stock at this time. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Set once, when the reserved stock went back to the products (expiry or deletion). */
+    stockReleasedAt: timestamp('stock_released_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('orders_user_id_idx').on(t.userId, t.createdAt),
+    index('orders_created_at_idx').on(t.createdAt),
+    index('orders_unpaid_expiry_idx').on(t.expiresAt).where(sql`NOT is_paid AND stock_released_at IS NULL`),
+    uniqueIndex('orders_payment_id_key').on(t.paymentId),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+    /** No foreign key: the order keeps its lines when a product is deleted. */
+    productId: id('product_id').notNull(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    image: text('image').notNull(),
+    price: money('price'),
+    quantity: integer('quantity').notNull(),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [index('order_items_order_id_idx').on(t.orderId, t.position), index('order_items_product_id_idx').on(t.productId)],
+);

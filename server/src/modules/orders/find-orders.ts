@@ -1,0 +1,48 @@
+import { ORDER_MESSAGES, type Order } from '@shop/contracts';
+import { asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { orderItems, orders, users } from '../../db/schema.ts';
+import type { AuthUser } from '../../lib/auth.ts';
+import { notFound } from '../../lib/errors.ts';
+import { isId } from '../../lib/ids.ts';
+import { presentOrder, type OrderItemRow, type OrderWithLines } from './orders.presenter.ts';
+
+/** Orders with their lines and customer name, newest first. */
+export async function loadOrders(db: Executor, where?: SQL, limit?: number): Promise<OrderWithLines[]> {
+  const base = db.select({ order: orders, userName: users.name }).from(orders).leftJoin(users, eq(users.id, orders.userId))
+    .where(where).orderBy(desc(orders.createdAt), desc(orders.id));
+  const rows = limit ? await base.limit(limit) : await base;
+  if (!rows.length) return [];
+  const lines = await db.select().from(orderItems)
+    .where(inArray(orderItems.orderId, rows.map((r) => r.order.id)))
+    .orderBy(asc(orderItems.orderId), asc(orderItems.position));
+  const byOrder = new Map<string, OrderItemRow[]>();
+  for (const l of lines) {
+    const list = byOrder.get(l.orderId) ?? [];
+    list.push(l);
+    byOrder.set(l.orderId, list);
+  }
+  return rows.map((r) => ({ order: r.order, userName: r.userName, items: byOrder.get(r.order.id) ?? [] }));
+}
+
+/** One order by id, or null. */
+export async function loadOrder(db: Executor, id: string): Promise<OrderWithLines | null> {
+  if (!isId(id)) return null;
+  const [found] = await loadOrders(db, eq(orders.id, id), 1);
+  return found ?? null;
+}
+
+/** The order if `viewer` owns it or is an admin; anyone else gets 404 'Order Not Found'. */
+export async function findOrderFor(db: Executor, viewer: AuthUser, id: string): Promise<OrderWithLines> {
+  const found = await loadOrder(db, id);
+  if (!found || (!viewer.isAdmin && found.order.userId !== viewer.id)) throw notFound(ORDER_MESSAGES.notFound);
+  return found;
+}
+
+export async function listMyOrders(db: Executor, userId: string): Promise<Order[]> {
+  return (await loadOrders(db, eq(orders.userId, userId))).map((o) => presentOrder(o));
+}
+
+export async function listAllOrders(db: Executor): Promise<Order[]> {
+  return (await loadOrders(db)).map((o) => presentOrder(o));
+}

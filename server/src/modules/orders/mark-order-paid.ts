@@ -1,0 +1,107 @@
+import { ORDER_MESSAGES, type Order } from '@shop/contracts';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { orders, users, type StoredPaymentResult } from '../../db/schema.ts';
+import { badRequest, conflict } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { clearCart } from '../cart/get-cart.ts';
+import { loadOrder } from './find-orders.ts';
+import type { OrderWithLines } from './orders.presenter.ts';
+
+/** How long a payment in progress holds an order against expiry. */
+const PAYMENT_WINDOW_MS = 10 * 60_000;
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/**
+ * Holds an unpaid, unexpired order for the payment about to be taken, so the expiry sweep cannot
+ * release its stock while the provider captures. Throws 'This order has expired...' otherwise.
+ */
+export async function holdOrderForPayment(db: Db, orderId: string, now: Date = new Date()): Promise<void> {
+  const held = await db.update(orders)
+    .set({ expiresAt: new Date(now.getTime() + PAYMENT_WINDOW_MS), updatedAt: now })
+    .where(and(eq(orders.id, orderId), eq(orders.isPaid, false), isNull(orders.stockReleasedAt), gt(orders.expiresAt, now)))
+    .returning({ id: orders.id });
+  if (held.length) return;
+  const found = await loadOrder(db, orderId);
+  if (found?.order.isPaid) return; // a concurrent call paid it: the caller answers 'Order is paid'
+  throw badRequest(ORDER_MESSAGES.expired, undefined, 'ORDER_EXPIRED');
+}
+
+export interface MarkPaidInput {
+  orderId: string;
+  payment: StoredPaymentResult;
+  /** Whose cart to empty: the owner's, when the owner paid. */
+  clearCartOf: string | null;
+  now?: Date;
+}
+
+/**
+ * Marks an order paid once. Returns `paid: false` when it already was (a repeated call changes
+ * nothing). One payment id (PayPal capture) can pay one order only.
+ */
+export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ order: OrderWithLines; paid: boolean }> {
+  const now = input.now ?? new Date();
+  let paid: boolean;
+  try {
+    paid = await db.transaction(async (tx) => {
+      const updated = await tx.update(orders)
+        .set({
+          isPaid: true, paidAt: now, paymentProvider: input.payment.provider, paymentId: input.payment.id,
+          paymentResult: input.payment, updatedAt: now,
+        })
+        .where(and(eq(orders.id, input.orderId), eq(orders.isPaid, false), isNull(orders.stockReleasedAt)))
+        .returning({ id: orders.id });
+      if (!updated.length) return false;
+      if (input.clearCartOf) await clearCart(tx, input.clearCartOf);
+      return true;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(ORDER_MESSAGES.paymentReused, undefined, 'PAYMENT_REUSED');
+    throw err;
+  }
+  const found = await loadOrder(db, input.orderId);
+  if (!found) throw conflict(ORDER_MESSAGES.notFound);
+  if (!paid && !found.order.isPaid) throw badRequest(ORDER_MESSAGES.expired, undefined, 'ORDER_EXPIRED');
+  return { order: found, paid };
+}
+
+/** Sends the order confirmation; a mail failure is logged, never fails the payment. */
+export async function sendOrderConfirmation(
+  deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string | undefined },
+  order: Order,
+): Promise<void> {
+  try {
+    if (!order.user) return;
+    const [u] = await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.user._id)).limit(1);
+    if (!u) return;
+    const money = (n: number) => `$${n.toFixed(2)}`;
+    const lines = order.orderItems.map((i) => `  ${i.quantity} x ${i.name} @ ${money(i.price)} = ${money(i.price * i.quantity)}`);
+    const link = deps.publicUrl ? `${deps.publicUrl}/order/${order._id}` : `/order/${order._id}`;
+    const demo = order.paymentResult?.provider === 'demo' ? '\nThis was a demo payment: no money was taken.\n' : '';
+    const a = order.shippingAddress;
+    const text = [
+      `Hello ${u.name},`,
+      '',
+      `Thank you for your order ${order._id}. Your payment has been received.`,
+      demo,
+      ...lines,
+      '',
+      `Items: ${money(order.itemsPrice)}`,
+      `Shipping: ${money(order.shippingPrice)}`,
+      `Tax: ${money(order.taxPrice)}`,
+      `Total: ${money(order.totalPrice)} USD`,
+      '',
+      `Shipping to: ${a.fullName}, ${a.address}, ${a.city} ${a.postalCode}, ${a.country}`,
+      '',
+      `View your order: ${link}`,
+    ].join('\n');
+    await deps.mailer.send({ to: u.email, subject: `Order confirmation ${order._id}`, text });
+  } catch (err) {
+    deps.log.error({ err, orderId: order._id }, 'order confirmation mail failed');
+  }
+}

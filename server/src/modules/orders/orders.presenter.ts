@@ -1,0 +1,51 @@
+import type { Order } from '@shop/contracts';
+import type { orderItems, orders } from '../../db/schema.ts';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+
+export interface OrderWithLines {
+  order: OrderRow;
+  userName: string | null;
+  items: OrderItemRow[];
+}
+
+/** Unpaid and past its expiry (whether or not the sweep has released the stock yet). */
+export function isOrderExpired(order: OrderRow, now = new Date()): boolean {
+  if (order.isPaid) return false;
+  return order.stockReleasedAt !== null || (order.expiresAt !== null && order.expiresAt <= now);
+}
+
+export function presentOrder({ order, userName, items }: OrderWithLines, now = new Date()): Order {
+  const r = order.paymentResult;
+  return {
+    _id: order.id,
+    orderItems: items.map((i) => ({
+      _id: i.id, name: i.name, slug: i.slug, image: i.image, price: i.price, quantity: i.quantity, product: i.productId,
+    })),
+    shippingAddress: {
+      fullName: order.shippingAddress.fullName,
+      address: order.shippingAddress.address,
+      city: order.shippingAddress.city,
+      postalCode: order.shippingAddress.postalCode,
+      country: order.shippingAddress.country,
+    },
+    paymentMethod: order.paymentMethod,
+    itemsPrice: order.itemsPrice,
+    shippingPrice: order.shippingPrice,
+    taxPrice: order.taxPrice,
+    totalPrice: order.totalPrice,
+    currency: 'USD',
+    isPaid: order.isPaid,
+    paidAt: order.paidAt?.toISOString() ?? null,
+    paymentResult: r
+      ? { provider: r.provider, id: r.id, status: r.status, emailAddress: r.emailAddress, updateTime: r.updateTime }
+      : null,
+    isDelivered: order.isDelivered,
+    deliveredAt: order.deliveredAt?.toISOString() ?? null,
+    createdAt: order.createdAt.toISOString(),
+    user: order.userId && userName !== null ? { _id: order.userId, name: userName } : null,
+    expiresAt: order.isPaid ? null : (order.expiresAt?.toISOString() ?? null),
+    isExpired: isOrderExpired(order, now),
+  };
+}

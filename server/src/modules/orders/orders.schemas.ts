@@ -1,0 +1,18 @@
+import {
+  errorResponseSchema, messageResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
+} from '@shop/contracts';
+import { z } from 'zod';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const idParams = z.object({ id: z.string() });
+
+export const placeOrderSchema = {
+  tags: ['orders'],
+  description: 'Builds the order from the server cart; amounts and items in the body are ignored.',
+  body: placeOrderBodySchema,
+  response: { 200: orderSchema, 201: orderSchema, ...errors },
+};
+export const listOrdersSchema = { tags: ['orders'], response: { 200: z.array(orderSchema), ...errors } };
+export const getOrderSchema = { tags: ['orders'], params: idParams, response: { 200: orderSchema, ...errors } };
+export const deleteOrderSchema = { tags: ['orders'], params: idParams, response: { 200: messageResponseSchema, ...errors } };
+export const orderActionSchema = { tags: ['orders'], params: idParams, response: { 200: orderActionResponseSchema, ...errors } };

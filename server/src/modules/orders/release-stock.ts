@@ -1,0 +1,75 @@
+import { and, asc, eq, inArray, isNull, lte, sql, sum } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client.ts';
+import { orderItems, orders, products } from '../../db/schema.ts';
+
+/**
+ * Puts the stock reserved by these orders back on sale. Call it inside the transaction that set
+ * their `stock_released_at` (the conditional update that makes the release happen exactly once).
+ */
+export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
+  if (!orderIds.length) return;
+  const lines = await tx
+    .select({ productId: orderItems.productId, quantity: sum(orderItems.quantity).mapWith(Number) })
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .groupBy(orderItems.productId)
+    .orderBy(asc(orderItems.productId)); // one lock order everywhere: no deadlocks
+  for (const line of lines) {
+    await tx.update(products)
+      .set({ countInStock: sql`${products.countInStock} + ${line.quantity}` })
+      .where(eq(products.id, line.productId));
+  }
+}
+
+const BATCH = 200;
+
+/**
+ * Expires unpaid orders whose time is up at `now` and releases their stock, each exactly once even
+ * when several instances sweep at the same moment. Returns the ids it expired.
+ */
+export async function expireUnpaidOrders(db: Db, now: Date = new Date()): Promise<string[]> {
+  const expired: string[] = [];
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      const due = await tx.select({ id: orders.id }).from(orders)
+        .where(and(eq(orders.isPaid, false), isNull(orders.stockReleasedAt), lte(orders.expiresAt, now)))
+        .orderBy(asc(orders.expiresAt), asc(orders.id))
+        .limit(BATCH);
+      if (!due.length) return [];
+      const released = await tx.update(orders)
+        .set({ stockReleasedAt: now, updatedAt: now })
+        .where(and(
+          inArray(orders.id, due.map((d) => d.id)),
+          eq(orders.isPaid, false),
+          isNull(orders.stockReleasedAt),
+          lte(orders.expiresAt, now),
+        ))
+        .returning({ id: orders.id });
+      await restockOrders(tx, released.map((r) => r.id));
+      return released.map((r) => r.id);
+    });
+    expired.push(...batch);
+    if (batch.length < BATCH) return expired;
+  }
+}
+
+/** Runs expireUnpaidOrders on an interval; returns a stop function that waits for a running sweep. */
+export function startOrderExpiryJob(db: Db, opts: { intervalMs: number; log: FastifyBaseLogger }): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = expireUnpaidOrders(db)
+      .then((ids) => {
+        if (ids.length) opts.log.info({ count: ids.length }, 'expired unpaid orders and released their stock');
+      })
+      .catch((err: unknown) => opts.log.error({ err }, 'order expiry sweep failed'))
+      .finally(() => { running = null; });
+  };
+  const timer = setInterval(tick, opts.intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    if (running) await running;
+  };
+}

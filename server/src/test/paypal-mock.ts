@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for PayPal's REST API (OAuth2 client credentials and Orders v2), speaking the same
+ * paths, headers and JSON shapes: POST /v1/oauth2/token, POST /v2/checkout/orders,
+ * POST /v2/checkout/orders/{id}/capture, GET /v2/checkout/orders/{id}. Buyer approval, which happens
+ * in PayPal's own pages, is simulated with `approve(id)`.
+ */
+
+export interface MockAmount { currency_code: string; value: string }
+
+export interface MockCapture {
+  id: string;
+  status: 'COMPLETED' | 'DECLINED' | 'PENDING';
+  amount: MockAmount;
+  final_capture: boolean;
+  custom_id?: string;
+  seller_protection: { status: string; dispute_categories: string[] };
+  create_time: string;
+  update_time: string;
+  links: Array<{ href: string; rel: string; method: string }>;
+}
+
+export interface MockOrder {
+  id: string;
+  intent: 'CAPTURE';
+  status: 'CREATED' | 'APPROVED' | 'COMPLETED';
+  purchase_units: Array<{
+    reference_id: string;
+    custom_id?: string;
+    description?: string;
+    amount: MockAmount;
+    payee: { email_address: string; merchant_id: string };
+    payments?: { captures: MockCapture[] };
+  }>;
+  payer?: { name: { given_name: string; surname: string }; email_address: string; payer_id: string };
+  create_time: string;
+  update_time: string;
+  /** Not part of PayPal's payload: which client created it. */
+  clientId: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface PayPalMock {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  orders: Map<string, MockOrder>;
+  requests: RecordedRequest[];
+  /** The buyer approves the order on PayPal's pages. */
+  approve(id: string, payerEmail?: string): void;
+  /** Makes the next capture answer with this capture status (e.g. 'DECLINED'). */
+  failNextCapture(issue: 'INSTRUMENT_DECLINED'): void;
+  /** Expires every token handed out so far (the next API call gets 401). */
+  revokeTokens(): void;
+  tokenRequests(): number;
+  close(): Promise<void>;
+}
+
+const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+const newPayPalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
+
+export async function startPayPalMock(opts: { clientId?: string; clientSecret?: string } = {}): Promise<PayPalMock> {
+  const clientId = opts.clientId ?? `mock-client-${randomBytes(4).toString('hex')}`;
+  const clientSecret = opts.clientSecret ?? `mock-secret-${randomBytes(8).toString('hex')}`;
+  const orders = new Map<string, MockOrder>();
+  const tokens = new Map<string, { expiresAt: number }>();
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const requests: RecordedRequest[] = [];
+  let tokenCount = 0;
+  let nextCaptureIssue: string | null = null;
+  let url = '';
+
+  const debugId = () => randomBytes(6).toString('hex');
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'Content-Type': 'application/json', 'PayPal-Debug-Id': debugId(), ...headers });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  };
+  const apiError = (res: ServerResponse, status: number, name: string, issue: string, description: string) =>
+    send(res, status, {
+      name,
+      message: name === 'RESOURCE_NOT_FOUND' ? 'The specified resource does not exist.' : 'The requested action could not be performed, semantically incorrect, or failed business validation.',
+      debug_id: debugId(),
+      details: [{ issue, description }],
+      links: [{ href: `https://developer.paypal.com/docs/api/orders/v2/#error-${issue}`, rel: 'information_link', method: 'GET' }],
+    });
+  const orderLinks = (id: string) => [
+    { href: `${url}/v2/checkout/orders/${id}`, rel: 'self', method: 'GET' },
+    { href: `https://www.sandbox.paypal.com/checkoutnow?token=${id}`, rel: 'approve', method: 'GET' },
+    { href: `${url}/v2/checkout/orders/${id}/capture`, rel: 'capture', method: 'POST' },
+  ];
+  const representation = (o: MockOrder) => {
+    const { clientId: _c, ...rest } = o;
+    return { ...rest, links: orderLinks(o.id) };
+  };
+
+  function authorizedBearer(req: IncomingMessage): boolean {
+    const m = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    const t = m?.[1] ? tokens.get(m[1]) : undefined;
+    return !!t && t.expiresAt > Date.now();
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function withIdempotency(req: IncomingMessage, res: ServerResponse, scope: string, fn: () => { status: number; body: unknown } | null) {
+    const rid = req.headers['paypal-request-id'];
+    const key = typeof rid === 'string' ? `${scope}:${rid}` : null;
+    if (key && idempotent.has(key)) {
+      const prev = idempotent.get(key)!;
+      return send(res, prev.status, prev.body);
+    }
+    const result = fn();
+    if (!result) return;
+    if (key && result.status < 300) idempotent.set(key, result);
+    return send(res, result.status, result.body);
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const path = (req.url ?? '/').split('?')[0]!;
+      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+
+      if (req.method === 'POST' && path === '/v1/oauth2/token') {
+        const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) {
+          return send(res, 401, { error: 'invalid_client', error_description: 'Client Authentication failed' });
+        }
+        if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')
+          || new URLSearchParams(body).get('grant_type') !== 'client_credentials') {
+          return send(res, 400, { error: 'unsupported_grant_type', error_description: 'Grant Type is NULL' });
+        }
+        tokenCount += 1;
+        const accessToken = `A21AA${randomBytes(24).toString('base64url')}`;
+        tokens.set(accessToken, { expiresAt: Date.now() + 32_400_000 });
+        return send(res, 200, {
+          scope: 'https://uri.paypal.com/services/payments/payment https://uri.paypal.com/services/payments/refund',
+          access_token: accessToken,
+          token_type: 'Bearer',
+          app_id: 'APP-80W284485P519543T',
+          expires_in: 32400,
+          nonce: `${now()}${randomBytes(8).toString('hex')}`,
+        });
+      }
+
+      if (!path.startsWith('/v2/checkout/orders')) {
+        return send(res, 404, { name: 'RESOURCE_NOT_FOUND', message: 'Not found', debug_id: debugId() });
+      }
+      if (!authorizedBearer(req)) {
+        return send(res, 401, { error: 'invalid_token', error_description: 'Token signature verification failed' });
+      }
+      const representationWanted = String(req.headers.prefer ?? '').includes('return=representation');
+
+      if (req.method === 'POST' && path === '/v2/checkout/orders') {
+        return withIdempotency(req, res, 'create', () => {
+          let input: { intent?: string; purchase_units?: Array<{ reference_id?: string; custom_id?: string; description?: string; amount?: MockAmount }> };
+          try { input = JSON.parse(body) as typeof input; } catch { input = {}; }
+          const units = input.purchase_units ?? [];
+          const bad = input.intent !== 'CAPTURE' || units.length === 0
+            || units.some((u) => !u.amount || !/^\d+(\.\d{2})?$/.test(u.amount.value) || !u.amount.currency_code);
+          if (bad) {
+            apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'INVALID_PARAMETER_VALUE', 'The value of a field is invalid.');
+            return null;
+          }
+          const id = newPayPalId();
+          const t = now();
+          const order: MockOrder = {
+            id, intent: 'CAPTURE', status: 'CREATED', create_time: t, update_time: t, clientId,
+            purchase_units: units.map((u, i) => ({
+              reference_id: u.reference_id ?? (i === 0 ? 'default' : String(i)),
+              ...(u.custom_id ? { custom_id: u.custom_id } : {}),
+              ...(u.description ? { description: u.description } : {}),
+              amount: { currency_code: u.amount!.currency_code, value: u.amount!.value },
+              payee: { email_address: 'merchant@example.com', merchant_id: 'MOCKMERCHANT01' },
+            })),
+          };
+          orders.set(id, order);
+          return { status: 201, body: representationWanted ? representation(order) : { id, status: order.status, links: orderLinks(id) } };
+        });
+      }
+
+      const m = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(path);
+      const order = m ? orders.get(decodeURIComponent(m[1]!)) : undefined;
+      if (!m || !order) {
+        return apiError(res, 404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist. Please check the resource ID and try again.');
+      }
+      if (req.method === 'GET' && !m[2]) return send(res, 200, representation(order));
+
+      if (req.method === 'POST' && m[2]) {
+        return withIdempotency(req, res, `capture:${order.id}`, () => {
+          if (order.status === 'COMPLETED') {
+            apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured. If \'intent=CAPTURE\' only one capture per order is allowed.');
+            return null;
+          }
+          if (order.status !== 'APPROVED') {
+            apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
+            return null;
+          }
+          if (nextCaptureIssue) {
+            const issue = nextCaptureIssue;
+            nextCaptureIssue = null;
+            apiError(res, 422, 'UNPROCESSABLE_ENTITY', issue, 'The instrument presented was either declined by the processor or bank.');
+            return null;
+          }
+          const t = now();
+          order.status = 'COMPLETED';
+          order.update_time = t;
+          for (const unit of order.purchase_units) {
+            const captureId = newPayPalId();
+            unit.payments = {
+              captures: [{
+                id: captureId, status: 'COMPLETED', amount: { ...unit.amount }, final_capture: true,
+                ...(unit.custom_id ? { custom_id: unit.custom_id } : {}),
+                seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
+                create_time: t, update_time: t,
+                links: [{ href: `${url}/v2/payments/captures/${captureId}`, rel: 'self', method: 'GET' }],
+              }],
+            };
+          }
+          const full = representation(order);
+          return {
+            status: 201,
+            body: representationWanted
+              ? full
+              : {
+                id: order.id, status: order.status, payer: order.payer,
+                purchase_units: order.purchase_units.map((u) => ({ reference_id: u.reference_id, payments: u.payments })),
+                links: full.links,
+              },
+          };
+        });
+      }
+      return send(res, 405, { name: 'METHOD_NOT_SUPPORTED', message: 'The server does not implement the requested HTTP method.', debug_id: debugId() });
+    })().catch(() => send(res, 500, { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.', debug_id: debugId() }));
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    clientId,
+    clientSecret,
+    orders,
+    requests,
+    approve(id, payerEmail = 'buyer@example.com') {
+      const o = orders.get(id);
+      if (!o) throw new Error(`PayPal mock: unknown order ${id}`);
+      if (o.status !== 'CREATED') return;
+      o.status = 'APPROVED';
+      o.update_time = now();
+      o.payer = { name: { given_name: 'Test', surname: 'Buyer' }, email_address: payerEmail, payer_id: 'MOCKPAYER001' };
+    },
+    failNextCapture(issue) { nextCaptureIssue = issue; },
+    revokeTokens() { tokens.clear(); },
+    tokenRequests: () => tokenCount,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((err) => (err ? reject(err) : resolve()));
+    }),
+  };
+}
