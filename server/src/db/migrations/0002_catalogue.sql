@@ -1,3 +1,4 @@
+-- Catalogue: products (own and saved supplier products) and their reviews.
 CREATE TABLE products (
   id char(24) PRIMARY KEY,
   name text NOT NULL,
@@ -17,6 +18,7 @@ CREATE TABLE products (
   sale_discount integer NOT NULL DEFAULT 0,
   cj_data jsonb,
   is_draft boolean NOT NULL DEFAULT false,
+  -- The price the shopper pays; mirrors lib/money.ts finalPrice (a property test keeps them equal).
   final_price numeric(12,2) GENERATED ALWAYS AS (
     round(price * (100 - (CASE WHEN is_on_sale THEN sale_discount ELSE 0 END))::numeric / 100, 2)
   ) STORED,
@@ -28,24 +30,32 @@ CREATE TABLE products (
   ) STORED,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT products_price_nonneg CHECK (price >= 0),
   CONSTRAINT products_count_in_stock_nonneg CHECK (count_in_stock >= 0),
   CONSTRAINT products_sale_discount_range CHECK (sale_discount BETWEEN 0 AND 100)
 );
 CREATE UNIQUE INDEX products_slug_key ON products (slug);
 CREATE INDEX products_search_idx ON products USING gin (search_vector);
 CREATE INDEX products_name_trgm_idx ON products USING gin (name gin_trgm_ops);
-CREATE INDEX products_category_idx ON products (category);
-CREATE INDEX products_final_price_idx ON products (final_price);
-CREATE INDEX products_created_at_idx ON products (created_at);
+-- Storefront listings only ever read published products (NOT is_draft), so their indexes are
+-- partial; each matches one sort order, alone or after an equality on category.
+CREATE INDEX products_newest_idx ON products (created_at DESC, id DESC) WHERE NOT is_draft;
+CREATE INDEX products_final_price_idx ON products (final_price, id) WHERE NOT is_draft;
+CREATE INDEX products_toprated_idx ON products (rating DESC, num_reviews DESC, id) WHERE NOT is_draft;
+CREATE INDEX products_category_newest_idx ON products (category, created_at DESC, id DESC) WHERE NOT is_draft;
+CREATE INDEX products_category_price_idx ON products (category, final_price, id) WHERE NOT is_draft;
+-- Admin list: every product, drafts included, newest first.
+CREATE INDEX products_created_at_idx ON products (created_at DESC, id DESC);
 
 CREATE TABLE reviews (
   id char(24) PRIMARY KEY,
   product_id char(24) NOT NULL REFERENCES products(id) ON DELETE CASCADE,
   user_id char(24) REFERENCES users(id) ON DELETE SET NULL,
   name text NOT NULL,
-  rating integer NOT NULL CHECK (rating BETWEEN 1 AND 5),
+  rating integer NOT NULL CONSTRAINT reviews_rating_range CHECK (rating BETWEEN 1 AND 5),
   comment text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+-- One review per signed-in user and product; concurrent duplicates fail on this index.
 CREATE UNIQUE INDEX reviews_product_user_key ON reviews (product_id, user_id);
-CREATE INDEX reviews_product_id_idx ON reviews (product_id, created_at);
+CREATE INDEX reviews_product_id_idx ON reviews (product_id, created_at DESC);

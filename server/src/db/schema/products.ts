@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, customType, index, integer, jsonb, numeric, pgTable, real, text, timestamp, uniqueIndex,
+  boolean, check, customType, index, integer, jsonb, numeric, pgTable, real, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAtColumn as createdAt, idColumn as id, users } from './users.ts';
 
@@ -49,9 +49,16 @@ export const products = pgTable(
     uniqueIndex('products_slug_key').on(t.slug),
     index('products_search_idx').using('gin', t.searchVector),
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
-    index('products_category_idx').on(t.category),
-    index('products_final_price_idx').on(t.finalPrice),
-    index('products_created_at_idx').on(t.createdAt),
+    // Partial indexes for storefront listings (NOT is_draft), one per sort order.
+    index('products_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`not ${t.isDraft}`),
+    index('products_final_price_idx').on(t.finalPrice, t.id).where(sql`not ${t.isDraft}`),
+    index('products_toprated_idx').on(t.rating.desc(), t.numReviews.desc(), t.id).where(sql`not ${t.isDraft}`),
+    index('products_category_newest_idx').on(t.category, t.createdAt.desc(), t.id.desc()).where(sql`not ${t.isDraft}`),
+    index('products_category_price_idx').on(t.category, t.finalPrice, t.id).where(sql`not ${t.isDraft}`),
+    index('products_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+    check('products_price_nonneg', sql`${t.price} >= 0`),
+    check('products_count_in_stock_nonneg', sql`${t.countInStock} >= 0`),
+    check('products_sale_discount_range', sql`${t.saleDiscount} between 0 and 100`),
   ],
 );
 
@@ -68,6 +75,7 @@ export const reviews = pgTable(
   },
   (t) => [
     uniqueIndex('reviews_product_user_key').on(t.productId, t.userId),
-    index('reviews_product_id_idx').on(t.productId, t.createdAt),
+    index('reviews_product_id_idx').on(t.productId, t.createdAt.desc()),
+    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
   ],
 );

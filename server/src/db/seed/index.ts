@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../client.ts';
+import { seedCatalogue } from './catalogue.ts';
 import { seedUsers } from './users.ts';
 
 /** Seeds demo data into an empty database. Each seeder checks its own tables, so a restart adds nothing. */
@@ -11,4 +12,6 @@ export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogge
     log.info({ role: a.role, email: a.email }, 'seeded account');
     if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
   }
+  const catalogue = await seedCatalogue(db, config);
+  if (catalogue.products) log.info(catalogue, 'seeded demo catalogue');
 }

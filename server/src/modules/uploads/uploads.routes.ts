@@ -1,4 +1,94 @@
+import { errorResponseSchema, UPLOAD_MESSAGES, uploadResponseSchema } from '@shop/contracts';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { toWebp } from './process-image.ts';
+import { uploadStoreFor, type UploadStore } from './upload-store.ts';
 
-// Routes of the uploads module are registered here.
-export const uploadsRoutes: FastifyPluginAsyncZod = async () => {};
+export const UPLOADED_MESSAGE = 'Image uploaded successfully. Click Update to apply it.';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Reads the multipart field `file` into memory, mapping the plugin's errors to clear 400s. */
+async function readUploadedFile(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  const tooLarge = `File too large (max ${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB)`;
+  if (!request.isMultipart()) throw badRequest(UPLOAD_MESSAGES.noFile, { file: UPLOAD_MESSAGES.noFile });
+  try {
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw badRequest(UPLOAD_MESSAGES.noFile, { file: UPLOAD_MESSAGES.noFile });
+    const buffer = await part.toBuffer();
+    if (part.file.truncated) throw badRequest(tooLarge, { file: tooLarge });
+    if (!buffer.length) throw badRequest(UPLOAD_MESSAGES.noFile, { file: UPLOAD_MESSAGES.noFile });
+    return buffer;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(tooLarge, { file: tooLarge });
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw badRequest('Send one image in the multipart field file', { file: UPLOAD_MESSAGES.noFile });
+    }
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw badRequest(UPLOAD_MESSAGES.noFile, { file: UPLOAD_MESSAGES.noFile });
+    throw err;
+  }
+}
+
+/** Stores an uploaded image as WebP under a fresh key and returns its URL. */
+export async function saveUploadedImage(store: UploadStore, input: Buffer): Promise<string> {
+  const webp = await toWebp(input);
+  return store.put(`${newId()}.webp`, webp, 'image/webp');
+}
+
+const uploadApi: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app.ctx;
+  const store = uploadStoreFor(config.dataDir);
+  app.post(
+    '/upload',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['uploads'],
+        summary: 'Back office: upload a product image (multipart field file; JPEG, PNG, WebP, GIF or AVIF, max 5 MB)',
+        consumes: ['multipart/form-data'],
+        response: { 201: uploadResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const input = await readUploadedFile(request, config.uploadMaxBytes);
+      const url = await saveUploadedImage(store, input);
+      return reply.status(201).send({ secure_url: url, message: UPLOADED_MESSAGE });
+    },
+  );
+};
+
+const uploadFiles: FastifyPluginAsyncZod = async (app) => {
+  const store = uploadStoreFor(app.ctx.config.dataDir);
+  app.get(
+    '/uploads/:key',
+    { config: { access: 'public' }, schema: { hide: true, params: z.object({ key: z.string().max(200) }) } },
+    async (request, reply) => {
+      const file = await store.get(request.params.key);
+      if (!file) throw notFound('File not found');
+      const etag = `"${file.size.toString(16)}-${file.modifiedAt.getTime().toString(16)}"`;
+      reply.header('cache-control', IMMUTABLE).header('etag', etag).header('last-modified', file.modifiedAt.toUTCString());
+      if (request.headers['if-none-match'] === etag) {
+        file.body.destroy();
+        return reply.status(304).send();
+      }
+      return reply.type(file.contentType).header('content-length', file.size).send(file.body);
+    },
+  );
+};
+
+/**
+ * Image upload: POST /api/upload (admin) and the files at /uploads/{key} with a one-year
+ * immutable cache (each upload gets a new key). Wrapped with fastify-plugin so that /uploads stays
+ * at the site root; the API part adds the /api prefix itself.
+ */
+export const uploadsRoutes = fp(
+  async (app) => {
+    await app.register(uploadApi, { prefix: '/api' });
+    await app.register(uploadFiles);
+  },
+  { name: 'uploads-module' },
+);

@@ -1,0 +1,133 @@
+import { availableParallelism } from 'node:os';
+import { sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import { newId } from '../../lib/ids.ts';
+import { uploadStoreFor, type UploadStore } from '../../modules/uploads/upload-store.ts';
+import type { Db } from '../client.ts';
+import { products, reviews } from '../schema.ts';
+import { DEMO_CATALOGUE, REVIEW_COMMENTS, REVIEWER_NAMES } from './catalogue-data.ts';
+import { productImageSvg, renderImage } from './catalogue-images.ts';
+
+/** A small deterministic PRNG, so the demo shop is the same on every machine. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const slugify = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const VIEWS = [0, 1, 2] as const;
+const DAY = 86_400_000;
+
+async function runPool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+export interface CatalogueSeedResult {
+  products: number;
+  reviews: number;
+  images: number;
+}
+
+/**
+ * Seeds the demo catalogue into an empty products table: 64 products over 10 categories with
+ * generated images (three views each, written to the upload store) and reviews by demo reviewers;
+ * some on sale, some today's deals, some gifts, some out of stock. Deterministic, and fast enough
+ * to run on every fresh start (images are rendered in parallel with fast WebP settings).
+ */
+export async function seedCatalogue(db: Db, config: Pick<Config, 'dataDir'>, now = Date.now()): Promise<CatalogueSeedResult> {
+  const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
+  if (Number(count) > 0) return { products: 0, reviews: 0, images: 0 };
+  const store = uploadStoreFor(config.dataDir);
+  const rand = mulberry32(20_240_601);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
+
+  const productRows: Array<typeof products.$inferInsert> = [];
+  const reviewRows: Array<typeof reviews.$inferInsert> = [];
+  const imageJobs: Array<{ key: string; svg: string }> = [];
+  let index = 0;
+
+  for (const category of DEMO_CATALOGUE) {
+    for (const item of category.products) {
+      const i = index++;
+      const slug = slugify(item.name);
+      const createdAt = new Date(now - Math.floor((i * 37 % 64) * 0.9 * DAY + rand() * 3_600_000 * 20));
+      const id = newId(createdAt.getTime());
+      const keys = VIEWS.map((v) => `seed-${slug}${v === 0 ? '' : `-${v + 1}`}.webp`);
+      VIEWS.forEach((view, v) => {
+        imageJobs.push({ key: keys[v] as string, svg: productImageSvg(item, category.palette, view) });
+      });
+
+      const isOnSale = i % 4 === 1 || i % 9 === 4;
+      const isTodaysDeal = i % 7 === 2 || i % 10 === 5;
+      const isGift = category.name === 'Toys & Games' || (category.name === 'Beauty' && i % 2 === 0) || i % 8 === 3;
+      const countInStock = i % 11 === 6 || i === 20 ? 0 : 3 + Math.floor(rand() * 60);
+
+      // Reviews: most products have a few, some none; ratings lean positive but vary.
+      const numReviews = i % 6 === 5 ? 0 : 1 + Math.floor(rand() * 6);
+      const names = [...REVIEWER_NAMES].sort(() => rand() - 0.5).slice(0, numReviews);
+      const bias = rand();
+      let total = 0;
+      names.forEach((name, r) => {
+        const roll = rand() * 0.7 + bias * 0.3;
+        const rating = (roll > 0.75 ? 5 : roll > 0.5 ? 4 : roll > 0.3 ? 3 : roll > 0.15 ? 2 : 1) as 1 | 2 | 3 | 4 | 5;
+        total += rating;
+        const reviewedAt = new Date(Math.min(now - 60_000, createdAt.getTime() + (r + 1) * DAY * (0.5 + rand() * 2)));
+        reviewRows.push({ id: newId(reviewedAt.getTime()), productId: id, userId: null, name, rating, comment: pick(REVIEW_COMMENTS[rating]), createdAt: reviewedAt });
+      });
+
+      productRows.push({
+        id,
+        name: item.name,
+        slug,
+        price: item.price,
+        image: `/uploads/${keys[0]}`,
+        images: keys.slice(1).map((k) => `/uploads/${k}`),
+        category: category.name,
+        brand: item.brand,
+        countInStock,
+        description: item.description,
+        rating: numReviews ? Math.round((total / numReviews) * 100) / 100 : 0,
+        numReviews,
+        isTodaysDeal,
+        isGift,
+        isOnSale,
+        saleDiscount: isOnSale ? pick([10, 15, 20, 25, 30, 40]) : 0,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+  }
+
+  const [images] = await Promise.all([
+    writeImages(store, imageJobs),
+    db.transaction(async (tx) => {
+      await tx.insert(products).values(productRows);
+      await tx.insert(reviews).values(reviewRows);
+    }),
+  ]);
+  return { products: productRows.length, reviews: reviewRows.length, images };
+}
+
+async function writeImages(store: UploadStore, jobs: Array<{ key: string; svg: string }>): Promise<number> {
+  let written = 0;
+  // sharp works on libuv's thread pool; a few more jobs than cores keeps every core busy.
+  await runPool(jobs, Math.max(4, availableParallelism() * 2), async (job) => {
+    if (await store.has(job.key)) return;
+    await store.put(job.key, await renderImage(job.svg), 'image/webp');
+    written += 1;
+  });
+  return written;
+}
