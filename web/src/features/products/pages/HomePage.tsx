@@ -1,5 +1,38 @@
+import { LoadingBox } from '../../../components/LoadingBox';
 import { PageTitle } from '../../../components/PageTitle';
+import { ProductCard } from '../../../components/ProductCard';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useProducts } from '../api/get-products';
 
+/** Cards of the first row on the widest grid (4 per row) load eagerly; the rest lazily. */
+const EAGER_CARDS = 4;
+
+// Plain Bootstrap markup for alerts: the home page is in the initial bundle, react-bootstrap's Alert
+// (with its transitions) is not.
 export default function HomePage() {
-  return <PageTitle title="Smart Finds. Joyfully Delivered" />;
+  const { data: products, isPending, error } = useProducts();
+  return (
+    <>
+      <PageTitle title="Smart Finds. Joyfully Delivered" />
+      {isPending ? (
+        <LoadingBox />
+      ) : error ? (
+        <div className="alert alert-danger" role="alert">
+          {getErrorMessage(error)}
+        </div>
+      ) : products.length === 0 ? (
+        <div className="alert alert-info" role="status">
+          No Product Found
+        </div>
+      ) : (
+        <div className="row row-cols-2 row-cols-md-3 row-cols-lg-4 g-3">
+          {products.map((product, i) => (
+            <div className="col" key={product._id}>
+              <ProductCard product={product} isPriority={i < EAGER_CARDS} />
+            </div>
+          ))}
+        </div>
+      )}
+    </>
+  );
 }

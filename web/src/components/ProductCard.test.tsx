@@ -1,0 +1,67 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeProduct, renderPage } from '../test/catalogue-utils';
+import { Price } from './Price';
+import { ProductCard } from './ProductCard';
+
+describe('ProductCard', () => {
+  it('shows the image, name link, rating with review count and the regular price', () => {
+    renderPage(<ProductCard product={makeProduct({ name: 'Blue Mug', slug: 'blue-mug', price: 20, finalPrice: 20, rating: 4.5, numReviews: 12 })} />);
+    expect(screen.getByRole('link', { name: 'Blue Mug' })).toHaveAttribute('href', '/product/blue-mug');
+    expect(screen.getByAltText('Blue Mug')).toHaveAttribute('src', '/uploads/blue-mug.webp');
+    expect(screen.getByRole('img', { name: 'Rated 4.5 out of 5' })).toBeInTheDocument();
+    expect(screen.getByText('12 reviews')).toBeInTheDocument();
+    expect(screen.getByText('$20.00')).toBeInTheDocument();
+    expect(screen.queryByRole('deletion')).not.toBeInTheDocument();
+    expect(screen.queryByText('On Sale')).not.toBeInTheDocument();
+  });
+
+  it('on sale: the sale price first, the regular price struck through, and the On Sale badge', () => {
+    const { container } = renderPage(<ProductCard product={makeProduct({ price: 80, finalPrice: 60, isOnSale: true, saleDiscount: 25 })} />);
+    expect(screen.getByText('$60.00')).toBeInTheDocument();
+    const del = container.querySelector('del');
+    expect(del).toHaveTextContent('Regular price $80.00');
+    expect(screen.getByText('On Sale')).toBeInTheDocument();
+  });
+
+  it('on sale with a 0 % discount shows just the price', () => {
+    const { container } = renderPage(<ProductCard product={makeProduct({ price: 80, finalPrice: 80, isOnSale: true, saleDiscount: 0 })} />);
+    expect(screen.getByText('$80.00')).toBeInTheDocument();
+    expect(container.querySelector('del')).toBeNull();
+    expect(screen.queryByText('On Sale')).not.toBeInTheDocument();
+  });
+
+  it('shows the Todays Deal, Gift and Out of Stock badges', () => {
+    renderPage(<ProductCard product={makeProduct({ isTodaysDeal: true, isGift: true, countInStock: 0 })} />);
+    expect(screen.getByText('Todays Deal')).toBeInTheDocument();
+    expect(screen.getByText('Gift')).toBeInTheDocument();
+    expect(screen.getByText('Out of Stock')).toBeInTheDocument();
+  });
+
+  it('loads lazily unless it is in the first row, with a reserved size', () => {
+    const { unmount } = renderPage(<ProductCard product={makeProduct({ name: 'Lazy' })} />);
+    const lazy = screen.getByAltText('Lazy');
+    expect(lazy).toHaveAttribute('loading', 'lazy');
+    expect(lazy).toHaveAttribute('width', '400');
+    expect(lazy).toHaveAttribute('height', '400');
+    unmount();
+    renderPage(<ProductCard product={makeProduct({ name: 'Eager' })} isPriority />);
+    const eager = screen.getByAltText('Eager');
+    expect(eager).toHaveAttribute('loading', 'eager');
+    expect(eager).toHaveAttribute('fetchpriority', 'high');
+  });
+});
+
+describe('Price', () => {
+  it("adds '(N% OFF)' on the product page when on sale", () => {
+    renderPage(<Price price={100} finalPrice={85.5} isOnSale saleDiscount={14.5} showDiscount />);
+    expect(screen.getByText('$85.50')).toBeInTheDocument();
+    expect(screen.getByText('(14.5% OFF)')).toBeInTheDocument();
+  });
+
+  it("has no '(N% OFF)' when not on sale", () => {
+    renderPage(<Price price={100} finalPrice={100} isOnSale={false} saleDiscount={30} showDiscount />);
+    expect(screen.getByText('$100.00')).toBeInTheDocument();
+    expect(screen.queryByText(/% OFF/)).not.toBeInTheDocument();
+  });
+});

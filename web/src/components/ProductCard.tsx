@@ -1,0 +1,58 @@
+import type { Product } from '@shop/contracts';
+import { Link } from 'react-router';
+import { paths } from '../app/paths';
+import { hasSaleDiscount, Price } from './Price';
+import { Rating } from './Rating';
+
+export type ProductCardProduct = Pick<
+  Product,
+  '_id' | 'name' | 'slug' | 'image' | 'price' | 'finalPrice' | 'rating' | 'numReviews' | 'countInStock' | 'isTodaysDeal' | 'isGift' | 'isOnSale' | 'saleDiscount'
+>;
+
+// Square box reserved before the image arrives, so the grid never shifts.
+const imageStyle = { aspectRatio: '1 / 1', objectFit: 'contain', width: '100%', height: 'auto' } as const;
+
+interface ProductCardProps {
+  product: ProductCardProduct;
+  /** Above the fold: load at once with high priority (the largest paint of the page). */
+  isPriority?: boolean;
+  headingLevel?: 'h2' | 'h3';
+}
+
+/** A product in a grid: image, name, rating with review count, price (sale price struck through) and badges. */
+export function ProductCard({ product, isPriority = false, headingLevel: Heading = 'h2' }: ProductCardProps) {
+  const href = paths.product(product.slug);
+  const isOutOfStock = product.countInStock <= 0;
+  return (
+    <div className="card h-100 product-card">
+      <Link to={href} tabIndex={-1} aria-hidden="true">
+        <img
+          src={product.image}
+          alt={product.name}
+          width={400}
+          height={400}
+          className="card-img-top"
+          style={imageStyle}
+          loading={isPriority ? 'eager' : 'lazy'}
+          fetchPriority={isPriority ? 'high' : 'auto'}
+          decoding={isPriority ? 'sync' : 'async'}
+        />
+      </Link>
+      <div className="card-body d-flex flex-column gap-1 p-2">
+        <div className="d-flex flex-wrap gap-1">
+          {product.isTodaysDeal && <span className="badge text-bg-warning">Todays Deal</span>}
+          {product.isGift && <span className="badge text-bg-info">Gift</span>}
+          {hasSaleDiscount(product) && <span className="badge text-bg-danger">On Sale</span>}
+          {isOutOfStock && <span className="badge text-bg-secondary">Out of Stock</span>}
+        </div>
+        <Heading className="h6 card-title mb-0 product-card-title">
+          <Link to={href} className="link-body-emphasis text-decoration-none">
+            {product.name}
+          </Link>
+        </Heading>
+        <Rating rating={product.rating} numReviews={product.numReviews} />
+        <Price className="mt-auto" price={product.price} finalPrice={product.finalPrice} isOnSale={product.isOnSale} saleDiscount={product.saleDiscount} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'react-toastify';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeProduct, mockApi, renderPage } from '../../../test/catalogue-utils';
+import { ProductForm } from './ProductForm';
+
+vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
+
+const product = makeProduct({ name: 'Blue Mug', slug: 'blue-mug', images: ['/uploads/extra-1.webp'] });
+const onSaved = vi.fn();
+
+function renderForm(p = product) {
+  return renderPage(<ProductForm product={p} onSaved={onSaved} />);
+}
+
+const update = () => screen.getByRole('button', { name: 'Update' });
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  vi.unstubAllGlobals();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ProductForm', () => {
+  it('shows every required-field message and blocks the submit while errors exist', async () => {
+    const api = mockApi({ 'GET products/categories': () => ({ body: ['Kitchen'] }) });
+    renderForm();
+    for (const label of ['Name', 'Slug', 'Image File', 'Category', 'Brand', 'Description']) await userEvent.clear(screen.getByLabelText(label));
+    await userEvent.clear(screen.getByLabelText('Price'));
+    await userEvent.clear(screen.getByLabelText('Count In Stock'));
+    await userEvent.click(update());
+    for (const message of [
+      'Name is required',
+      'Slug is required',
+      'Price must be greater than 0',
+      'Image is required',
+      'Category is required',
+      'Brand is required',
+      'Count in stock must be greater than 0',
+      'Description is required',
+    ]) {
+      expect(await screen.findByText(message)).toBeInTheDocument();
+    }
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(update()).toBeDisabled();
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('rejects a price of 0 and a negative stock count; the inputs have the spec ranges', async () => {
+    mockApi({});
+    renderForm();
+    const price = screen.getByLabelText('Price');
+    expect(price).toHaveAttribute('min', '0');
+    expect(price).toHaveAttribute('step', '0.01');
+    expect(screen.getByLabelText('Count In Stock')).toHaveAttribute('min', '0');
+    await userEvent.clear(price);
+    await userEvent.type(price, '0');
+    await userEvent.clear(screen.getByLabelText('Count In Stock'));
+    await userEvent.type(screen.getByLabelText('Count In Stock'), '-1');
+    await userEvent.click(update());
+    expect(await screen.findByText('Price must be greater than 0')).toBeInTheDocument();
+    expect(screen.getByText('Count in stock must be greater than 0')).toBeInTheDocument();
+  });
+
+  it('shows Sale Discount only when On Sale is checked and requires 1-100 then', async () => {
+    const api = mockApi({ [`PUT products/${product._id}`]: () => ({ body: { message: 'Product updated successfully', product } }) });
+    renderForm();
+    expect(screen.queryByLabelText('Sale Discount (%)')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByLabelText('On Sale'));
+    const discount = screen.getByLabelText('Sale Discount (%)');
+    expect(discount).toHaveAttribute('min', '0');
+    expect(discount).toHaveAttribute('max', '100');
+    await userEvent.click(update());
+    expect(await screen.findByText('Sale discount must be between 1 and 100')).toBeInTheDocument();
+    expect(update()).toBeDisabled();
+    await userEvent.type(discount, '150');
+    expect(screen.getByText('Sale discount must be between 1 and 100')).toBeInTheDocument();
+    await userEvent.clear(discount);
+    await userEvent.type(discount, '20');
+    await waitFor(() => expect(screen.queryByText('Sale discount must be between 1 and 100')).not.toBeInTheDocument());
+    await userEvent.click(update());
+    await waitFor(() => expect(api.callsTo(`PUT products/${product._id}`)).toHaveLength(1));
+    expect(api.callsTo(`PUT products/${product._id}`)[0]?.body).toMatchObject({ _id: product._id, isOnSale: true, saleDiscount: 20 });
+  });
+
+  it('sends every field and reports success', async () => {
+    const api = mockApi({ [`PUT products/${product._id}`]: () => ({ body: { message: 'Product updated successfully', product } }) });
+    renderForm();
+    await userEvent.clear(screen.getByLabelText('Name'));
+    await userEvent.type(screen.getByLabelText('Name'), 'Green Mug');
+    await userEvent.click(update());
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(toast.success).toHaveBeenCalledWith('Product updated successfully');
+    expect(api.callsTo(`PUT products/${product._id}`)[0]?.body).toEqual({
+      _id: product._id,
+      name: 'Green Mug',
+      slug: 'blue-mug',
+      price: 20,
+      image: '/uploads/blue-mug.webp',
+      images: ['/uploads/extra-1.webp'],
+      category: 'Kitchen',
+      brand: 'Acme',
+      countInStock: 5,
+      description: 'A sturdy blue mug.',
+      isTodaysDeal: false,
+      isGift: false,
+      isOnSale: false,
+      saleDiscount: 0,
+    });
+  });
+
+  it("shows the server's field errors beside their fields", async () => {
+    mockApi({ [`PUT products/${product._id}`]: () => ({ status: 400, body: { message: 'Slug is already in use', fieldErrors: { slug: 'Slug is already in use' } } }) });
+    renderForm();
+    await userEvent.click(update());
+    expect(await screen.findByText('Slug is already in use')).toHaveClass('invalid-feedback');
+    expect(screen.getByLabelText('Slug')).toHaveAttribute('aria-invalid', 'true');
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it("says 'Failed to update product' on an unexpected failure", async () => {
+    mockApi({ [`PUT products/${product._id}`]: () => ({ status: 500, body: { message: 'Internal Server Error' } }) });
+    renderForm();
+    await userEvent.click(update());
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to update product'));
+  });
+
+  it('uploads the main image, shows the notice for 2 s, and removes an additional image with its notice', async () => {
+    const api = mockApi({ 'POST upload': () => ({ status: 201, body: { secure_url: '/uploads/new.webp' } }) });
+    renderForm();
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'new.png', { type: 'image/png' });
+    await userEvent.upload(screen.getByLabelText('Upload Image'), file);
+    expect(await screen.findByText('Image uploaded successfully. Click Update to apply it.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Image File')).toHaveValue('/uploads/new.webp');
+    const sent = api.callsTo('POST upload')[0]?.body as FormData;
+    expect(sent.get('file')).toBeInstanceOf(File);
+    await waitFor(() => expect(screen.queryByText('Image uploaded successfully. Click Update to apply it.')).not.toBeInTheDocument(), { timeout: 3000 });
+
+    vi.useFakeTimers();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove image /uploads/extra-1.webp' }));
+    expect(screen.getByText('Image removed successfully. Click Update to apply it.')).toBeInTheDocument();
+    expect(screen.getByText('No additional images')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1900));
+    expect(screen.getByText('Image removed successfully. Click Update to apply it.')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(200));
+    expect(screen.queryByText('Image removed successfully. Click Update to apply it.')).not.toBeInTheDocument();
+  });
+});

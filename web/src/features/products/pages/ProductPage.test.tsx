@@ -1,0 +1,151 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'react-toastify';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { customer, makeProduct, makeReview, mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
+import ProductPage from './ProductPage';
+
+vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
+const addToCart = vi.fn(async () => undefined);
+vi.mock('../../cart/hooks/use-add-to-cart', () => ({ useAddToCart: () => ({ addToCart, isAdding: false }) }));
+
+const older = makeReview({ name: 'Bob', rating: 3, comment: 'Fine mug.', createdAt: '2025-01-10T08:00:00.000Z' });
+const mug = makeProduct({
+  name: 'Blue Mug',
+  slug: 'blue-mug',
+  price: 40,
+  finalPrice: 30,
+  isOnSale: true,
+  saleDiscount: 25,
+  rating: 3,
+  numReviews: 1,
+  image: '/uploads/mug-1.webp',
+  images: ['/uploads/mug-2.webp', '/uploads/mug-3.webp'],
+  reviews: [older],
+});
+
+const renderProduct = (opts: { signedIn?: boolean; slug?: string } = {}) =>
+  renderPage(<ProductPage />, { route: `/product/${opts.slug ?? 'blue-mug'}`, path: '/product/:slug', state: stateWith(opts.signedIn ? customer : null) });
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('ProductPage', () => {
+  it("shows name, rating with count, sale price with '(N% OFF)', description, stock badge and Add to Cart", async () => {
+    mockApi({ 'GET products/slug/blue-mug': () => ({ body: mug }) });
+    renderProduct();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Blue Mug' })).toBeInTheDocument();
+    expect(screen.getByText('1 review')).toBeInTheDocument();
+    expect(screen.getByText('(25% OFF)')).toBeInTheDocument();
+    expect(screen.getByText('A sturdy blue mug.')).toBeInTheDocument();
+    expect(screen.getByText('In Stock')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
+    expect(addToCart).toHaveBeenCalledWith(mug);
+    expect(document.title).toBe('Blue Mug');
+  });
+
+  it("out of stock: 'Unavailable' and no Add to Cart", async () => {
+    mockApi({ 'GET products/slug/blue-mug': () => ({ body: { ...mug, countInStock: 0 } }) });
+    renderProduct();
+    expect(await screen.findByText('Unavailable')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add to Cart' })).not.toBeInTheDocument();
+  });
+
+  it('the gallery shows the main image and a thumbnail click selects another', async () => {
+    mockApi({ 'GET products/slug/blue-mug': () => ({ body: mug }) });
+    renderProduct();
+    const main = await screen.findByTestId('gallery-main');
+    expect(main).toHaveAttribute('src', '/uploads/mug-1.webp');
+    const thumbs = within(screen.getByRole('list', { name: 'Product images' })).getAllByRole('button');
+    expect(thumbs).toHaveLength(3);
+    await userEvent.click(screen.getByRole('button', { name: 'Show image 3 of 3' }));
+    expect(main).toHaveAttribute('src', '/uploads/mug-3.webp');
+    expect(screen.getByRole('button', { name: 'Show image 3 of 3' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it("shows 'Product Not Found' for a missing product", async () => {
+    mockApi({ 'GET products/slug/nope': () => ({ status: 404, body: { message: 'Product not found' } }) });
+    renderProduct({ slug: 'nope' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Product Not Found$/);
+  });
+
+  it("signed out: reviews are listed and a 'Sign In' link returns to the product", async () => {
+    mockApi({ 'GET products/slug/blue-mug': () => ({ body: mug }) });
+    renderProduct();
+    const reviews = await screen.findByRole('list', { name: 'Reviews' });
+    expect(within(reviews).getByText('Bob')).toBeInTheDocument();
+    expect(within(reviews).getByText('2025-01-10')).toBeInTheDocument();
+    expect(within(reviews).getByText('Fine mug.')).toBeInTheDocument();
+    expect(within(reviews).getByRole('img', { name: 'Rated 3 out of 5' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', `/signin?redirect=${encodeURIComponent('/product/blue-mug')}`);
+    expect(screen.queryByLabelText('Rating')).not.toBeInTheDocument();
+  });
+
+  it("says 'There is no review' when there are none", async () => {
+    mockApi({ 'GET products/slug/blue-mug': () => ({ body: { ...mug, reviews: [], numReviews: 0 } }) });
+    renderProduct();
+    expect(await screen.findByText('There is no review')).toBeInTheDocument();
+  });
+
+  it("the review form offers the spec's ratings and requires rating and comment", async () => {
+    const api = mockApi({ 'GET products/slug/blue-mug': () => ({ body: mug }) });
+    renderProduct({ signedIn: true });
+    const rating = await screen.findByLabelText('Rating');
+    expect([...(rating as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
+      'Select...',
+      '1 Poor',
+      '2 Fair',
+      '3 Good',
+      '4 Very good',
+      '5 Excellent',
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter comment and rating');
+    await userEvent.selectOptions(rating, '4');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter comment and rating');
+    expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it('a submitted review is prepended, count and rating updated, the form cleared, a toast shown and the page scrolled', async () => {
+    const created = makeReview({ name: 'Jane Customer', rating: 5, comment: 'Love it!', createdAt: '2025-03-01T09:00:00.000Z' });
+    const api = mockApi({
+      'GET products/slug/blue-mug': () => ({ body: mug }),
+      [`POST products/${mug._id}/reviews`]: () => ({ status: 201, body: { message: 'Review submitted successfully', review: created, numReviews: 2, rating: 4 } }),
+    });
+    const scrollIntoView = vi.fn();
+    Element.prototype.scrollIntoView = scrollIntoView;
+    renderProduct({ signedIn: true });
+    await userEvent.selectOptions(await screen.findByLabelText('Rating'), '5');
+    await userEvent.type(screen.getByLabelText('Comments'), '  Love it!  ');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Review submitted successfully'));
+    expect(api.callsTo(`POST products/${mug._id}/reviews`)[0]?.body).toEqual({ rating: 5, comment: 'Love it!' });
+    const items = within(screen.getByRole('list', { name: 'Reviews' })).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Jane Customer');
+    expect(items[0]).toHaveTextContent('Love it!');
+    expect(items[1]).toHaveTextContent('Bob');
+    expect(screen.getByText('2 reviews')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Rated 4 out of 5' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Rating')).toHaveValue('');
+    expect(screen.getByLabelText('Comments')).toHaveValue('');
+    expect(scrollIntoView).toHaveBeenCalled();
+  });
+
+  it("shows the server's refusal (one review per user)", async () => {
+    mockApi({
+      'GET products/slug/blue-mug': () => ({ body: mug }),
+      [`POST products/${mug._id}/reviews`]: () => ({ status: 400, body: { message: 'You have already submitted a review for this product' } }),
+    });
+    renderProduct({ signedIn: true });
+    await userEvent.selectOptions(await screen.findByLabelText('Rating'), '2');
+    await userEvent.type(screen.getByLabelText('Comments'), 'Again');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You have already submitted a review for this product');
+    expect(toast.success).not.toHaveBeenCalled();
+  });
+});
