@@ -1,5 +1,111 @@
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import ListGroup from 'react-bootstrap/ListGroup';
+import Row from 'react-bootstrap/Row';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../../app/paths';
+import { useStore, type CartItem } from '../../../app/store';
+import { LoadingBox } from '../../../components/LoadingBox';
+import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
+import { getErrorMessage } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
+import { useCart } from '../api/get-cart';
+import { useCartActions } from '../hooks/use-cart-actions';
+import { summarizeCart } from '../lib/summarize-cart';
+
+function productLink(item: CartItem) {
+  return item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug);
+}
 
 export default function CartPage() {
-  return <PageTitle title="Shopping Cart" />;
+  const { state } = useStore();
+  const navigate = useNavigate();
+  const { cartItems } = state.cart;
+  const isSignedIn = Boolean(state.userInfo);
+  const cart = useCart(isSignedIn);
+  const { updateQuantity, removeItem } = useCartActions();
+  const { count, subtotal } = summarizeCart(cartItems);
+
+  const isLoading = isSignedIn && cart.isPending && cart.fetchStatus !== 'idle' && cartItems.length === 0;
+
+  return (
+    <div>
+      <PageTitle title="Shopping Cart" />
+      <Row>
+        <Col md={8}>
+          {cart.isError && cartItems.length === 0 ? (
+            <MessageBox variant="danger">{getErrorMessage(cart.error)}</MessageBox>
+          ) : isLoading ? (
+            <LoadingBox />
+          ) : cartItems.length === 0 ? (
+            <MessageBox>
+              Cart is empty. <Link to={paths.home}>Go Shopping</Link>
+            </MessageBox>
+          ) : (
+            <ListGroup as="ul" aria-label="Cart items">
+              {cartItems.map((item) => (
+                <ListGroup.Item as="li" key={item._id} data-testid="cart-item">
+                  <Row className="align-items-center g-2">
+                    <Col xs={12} md={5} className="d-flex align-items-center gap-2">
+                      <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 80 }} />
+                      <Link to={productLink(item)}>{item.name}</Link>
+                    </Col>
+                    <Col xs={6} md={3} className="d-flex align-items-center gap-2">
+                      <Button
+                        variant="light"
+                        aria-label={`Decrease quantity of ${item.name}`}
+                        disabled={item.quantity <= 1}
+                        onClick={() => void updateQuantity(item, item.quantity - 1)}
+                      >
+                        <span aria-hidden="true">−</span>
+                      </Button>
+                      <span aria-label={`Quantity of ${item.name}`} aria-live="polite" className="px-1">
+                        {item.quantity}
+                      </span>
+                      <Button
+                        variant="light"
+                        aria-label={`Increase quantity of ${item.name}`}
+                        disabled={item.quantity >= item.countInStock}
+                        onClick={() => void updateQuantity(item, item.quantity + 1)}
+                      >
+                        <span aria-hidden="true">+</span>
+                      </Button>
+                    </Col>
+                    <Col xs={3} md={2}>{formatMoney(item.price)}</Col>
+                    <Col xs={3} md={2} className="text-end">
+                      <Button variant="outline-danger" size="sm" aria-label={`Remove ${item.name}`} onClick={() => void removeItem(item)}>
+                        Remove
+                      </Button>
+                    </Col>
+                  </Row>
+                </ListGroup.Item>
+              ))}
+            </ListGroup>
+          )}
+        </Col>
+        <Col md={4} className="mt-3 mt-md-0">
+          <Card>
+            <Card.Body>
+              <ListGroup variant="flush">
+                <ListGroup.Item>
+                  <h2 className="h4" data-testid="cart-subtotal">
+                    Subtotal ({count} items) : {formatMoney(subtotal)}
+                  </h2>
+                </ListGroup.Item>
+                <ListGroup.Item>
+                  <div className="d-grid">
+                    <Button type="button" variant="primary" disabled={cartItems.length === 0} onClick={() => void navigate(`${paths.signin}?redirect=${paths.shipping}`)}>
+                      Proceed to Checkout
+                    </Button>
+                  </div>
+                </ListGroup.Item>
+              </ListGroup>
+            </Card.Body>
+          </Card>
+        </Col>
+      </Row>
+    </div>
+  );
 }

@@ -1,0 +1,66 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { toast } from 'react-toastify';
+import { useStore, type CartItem } from '../../../app/store';
+import { removeCartItem } from '../api/remove-cart-item';
+import { applyServerCart, cartErrorText, refetchServerCart, saveServerCartItem } from '../lib/server-cart';
+import { OUT_OF_STOCK } from './use-add-to-cart';
+
+const UNIDENTIFIED = 'Could not identify product to update/remove';
+
+/** Quantity changes and removal on the cart page: local first, then the server for signed-in users. */
+export function useCartActions() {
+  const { state, dispatch } = useStore();
+  const queryClient = useQueryClient();
+  const isSignedIn = Boolean(state.userInfo);
+
+  const updateQuantity = useCallback(
+    async (item: CartItem, quantity: number) => {
+      try {
+        if (!item?._id) {
+          toast.error(UNIDENTIFIED);
+          return;
+        }
+        if (quantity < 1) return;
+        if (item.countInStock < quantity) {
+          toast.error(OUT_OF_STOCK);
+          return;
+        }
+        dispatch({ type: 'CART_ADD_ITEM', payload: { ...item, quantity } });
+        if (!isSignedIn) return;
+        try {
+          applyServerCart(queryClient, dispatch, await saveServerCartItem(queryClient, item._id, quantity, true));
+        } catch (error) {
+          toast.error(cartErrorText(error, 'Failed to update item quantity'));
+          refetchServerCart(queryClient, dispatch);
+        }
+      } catch {
+        toast.error('Could not update item quantity');
+      }
+    },
+    [dispatch, isSignedIn, queryClient],
+  );
+
+  const removeItem = useCallback(
+    async (item: CartItem) => {
+      if (!item?._id) {
+        toast.error(UNIDENTIFIED);
+        return;
+      }
+      dispatch({ type: 'CART_REMOVE_ITEM', payload: { _id: item._id } });
+      if (isSignedIn) {
+        try {
+          applyServerCart(queryClient, dispatch, await removeCartItem(item._id));
+        } catch {
+          toast.error('Could not remove item from cart');
+          refetchServerCart(queryClient, dispatch);
+          return;
+        }
+      }
+      toast.success('Item removed from cart');
+    },
+    [dispatch, isSignedIn, queryClient],
+  );
+
+  return { updateQuantity, removeItem };
+}

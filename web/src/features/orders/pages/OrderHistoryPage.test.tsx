@@ -1,0 +1,56 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { customer, makeState, mockApi, renderWithProviders } from '../../cart/test-utils';
+import { makeOrder } from '../test-data';
+import OrderHistoryPage from './OrderHistoryPage';
+
+beforeEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('OrderHistoryPage', () => {
+  it('formats each row: id, first 10 characters of the date, $ total, paid/delivered date or No', async () => {
+    const paid = makeOrder({
+      _id: 'dddddddddddddddddddddddd',
+      totalPrice: 1234.5,
+      createdAt: '2025-02-01T10:00:00.000Z',
+      isPaid: true,
+      paidAt: '2025-02-02T11:00:00.000Z',
+      isDelivered: true,
+      deliveredAt: '2025-02-05T08:30:00.000Z',
+    });
+    const unpaid = makeOrder({ totalPrice: 7 });
+    mockApi({ 'GET orders/mine': () => ({ body: [paid, unpaid] }) });
+    renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', state: makeState({ userInfo: customer }) });
+
+    const rows = await screen.findAllByTestId('order-row');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['ID', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'ACTIONS']);
+    expect(within(rows[0]!).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      'dddddddddddddddddddddddd',
+      '2025-02-01',
+      '$1234.50',
+      '2025-02-02',
+      '2025-02-05',
+      'Details',
+    ]);
+    expect(within(rows[1]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['cccccccccccccccccccccccc', '2025-03-09', '$7.00', 'No', 'No', 'Details']);
+  });
+
+  it('Details goes to the order page', async () => {
+    mockApi({ 'GET orders/mine': () => ({ body: [makeOrder()] }) });
+    renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', path: '/orderhistory', state: makeState({ userInfo: customer }) });
+    await userEvent.click(await screen.findByRole('button', { name: /^Details/ }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/order/cccccccccccccccccccccccc');
+  });
+
+  it('shows an empty state and errors in a red alert', async () => {
+    mockApi({ 'GET orders/mine': () => ({ body: [] }) });
+    const { unmount } = renderWithProviders(<OrderHistoryPage />, { state: makeState({ userInfo: customer }) });
+    expect(await screen.findByText(/You have no orders yet/)).toBeInTheDocument();
+    unmount();
+    mockApi({ 'GET orders/mine': () => ({ status: 500, body: { message: 'Something broke' } }) });
+    renderWithProviders(<OrderHistoryPage />, { state: makeState({ userInfo: customer }) });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something broke');
+  });
+});

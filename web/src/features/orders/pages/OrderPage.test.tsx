@@ -1,0 +1,95 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'react-toastify';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatDateTime } from '../../../lib/format';
+import { admin, customer, makeCartItem, makeState, mockApi, renderWithProviders } from '../../cart/test-utils';
+import { makeOrder } from '../test-data';
+import OrderPage from './OrderPage';
+
+vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
+
+const id = 'cccccccccccccccccccccccc';
+const route = { route: `/order/${id}`, path: '/order/:id' };
+const demoConfig = { clientId: 'demo', mode: 'demo', currency: 'USD', demoPaymentsAllowed: true };
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('OrderPage', () => {
+  it("shows 'Order Not Found' for a 404", async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ status: 404, body: { message: 'Order Not Found' } }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order Not Found');
+  });
+
+  it('shows the amounts with 2 decimals and statuses', async () => {
+    const paidAt = '2025-03-10T14:05:00.000Z';
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder({ isPaid: true, paidAt, itemsPrice: 18, totalPrice: 18 }) }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    expect(await screen.findByText(`Paid at ${formatDateTime(paidAt)}`)).toBeInTheDocument();
+    expect(screen.getByText('Not Delivered')).toBeInTheDocument();
+    expect(screen.getAllByText('$18.00').length).toBeGreaterThanOrEqual(2);
+    expect(screen.getAllByText('$0.00')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Pay Now' })).not.toBeInTheDocument();
+  });
+
+  it('the owner pays with the demo provider; the cart is cleared', async () => {
+    const api = mockApi({
+      [`GET orders/${id}`]: () => ({ body: makeOrder() }),
+      'GET keys/paypal': () => ({ body: demoConfig }),
+      [`PUT orders/${id}/pay`]: () => ({ body: { message: 'Order is paid successfully', order: makeOrder({ isPaid: true, paidAt: '2025-03-10T14:05:00.000Z' }) } }),
+      'GET cart': () => ({ body: { cartItems: [] } }),
+    });
+    const { probe } = renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer, cartItems: [makeCartItem()] }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay Now' }));
+    expect(await screen.findByText('Demo payment: no money is taken')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Pay with demo PayPal — no money is taken' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order is paid successfully'));
+    expect(api.callsTo(`PUT orders/${id}/pay`)[0]?.body).toEqual({ demo: true });
+    expect(probe.state.cart.cartItems).toEqual([]);
+    expect(await screen.findByText(/^Paid at /)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay Now' })).not.toBeInTheDocument();
+  });
+
+  it('admins get Test Pay Order, Deliver Order and Mark as Not Delivered', async () => {
+    let order = makeOrder();
+    mockApi({
+      [`GET orders/${id}`]: () => ({ body: order }),
+      [`PUT orders/${id}/pay`]: () => {
+        order = { ...order, isPaid: true, paidAt: '2025-03-10T14:05:00.000Z' };
+        return { body: { message: 'Order is paid successfully', order } };
+      },
+      [`PUT orders/${id}/deliver`]: () => {
+        order = { ...order, isDelivered: true, deliveredAt: '2025-03-11T09:00:00.000Z' };
+        return { body: { message: 'Order is delivered', order } };
+      },
+      [`PUT orders/${id}/undeliver`]: () => {
+        order = { ...order, isDelivered: false, deliveredAt: null };
+        return { body: { message: 'Order status updated to not delivered', order } };
+      },
+    });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: admin }) });
+    await screen.findByText('Not Paid');
+    expect(screen.queryByRole('button', { name: 'Pay Now' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Deliver Order' })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Test Pay Order' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order is paid'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Deliver Order' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order is delivered'));
+    expect(await screen.findByText(/^Delivered at /)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as Not Delivered' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order status updated to not delivered'));
+    expect(await screen.findByRole('button', { name: 'Deliver Order' })).toBeInTheDocument();
+  });
+
+  it("shows 'Error in connecting to PayPal' when the payment config cannot load", async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder() }), 'GET keys/paypal': () => ({ status: 500, body: { message: 'x' } }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Pay Now' }));
+    expect(await screen.findByText('Error in connecting to PayPal')).toBeInTheDocument();
+  });
+});
