@@ -115,6 +115,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     if (e.SEED_DEMO_DATA && (!e.ADMIN_EMAIL || !e.ADMIN_PASSWORD)) {
       problems.push('ADMIN_EMAIL and ADMIN_PASSWORD: required in production to seed the administrator (or set SEED_DEMO_DATA=false)');
     }
+    // Links in e-mails (password reset) must not be built from a Host header an attacker can set.
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required in production (links in e-mails, allowed Origin)');
     if (e.PAYPAL_CLIENT_ID && !e.PAYPAL_CLIENT_SECRET) problems.push('PAYPAL_CLIENT_SECRET: required when PAYPAL_CLIENT_ID is set');
   }
   if (problems.length) throw new ConfigError(problems);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Executor } from '../db/client.ts';
@@ -95,7 +95,7 @@ export function clearAuthCookies(reply: FastifyReply, cookieSecure: boolean) {
   reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: cookieSecure });
 }
 
-export async function resolveUser(request: FastifyRequest, opts: AuthOptions): Promise<AuthUser | null> {
+export async function resolveUser(request: FastifyRequest, opts: Pick<AuthOptions, 'signer' | 'db'>): Promise<AuthUser | null> {
   const token = request.cookies[ACCESS_COOKIE];
   if (!token) return null;
   const claims = await opts.signer.verify(token);
@@ -103,22 +103,59 @@ export async function resolveUser(request: FastifyRequest, opts: AuthOptions): P
   return findSessionUser(opts.db, claims.sid, claims.sub);
 }
 
+/** Ends one session: its access tokens stop working at once and its refresh tokens are refused. */
+export async function revokeSession(db: Executor, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Ends every session of a user, except `keepSessionId` when given (the device making the change). */
+export async function revokeUserSessions(db: Executor, userId: string, keepSessionId?: string): Promise<void> {
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(...conditions));
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+// Every route the auth plugin saw registered, per app instance, for the route-access test.
+const routeRegistry = new WeakMap<object, RegisteredRoute[]>();
+
+/** The routes registered after the auth plugin, with their declared access. */
+export function listRegisteredRoutes(app: FastifyInstance): RegisteredRoute[] {
+  return [...(routeRegistry.get(app) ?? [])];
+}
+
 /**
- * Enforces each route's declared access. Every route must declare one: registering a route
- * without `config.access` throws, and a test enumerates the routes to prove it.
+ * Enforces each route's declared access. Every route must declare one: registering a route without
+ * `config.access` throws (files served by @fastify/static are public), and a test enumerates the
+ * routes to prove it. The check runs in onRequest, before the body is parsed or validated, so an
+ * anonymous caller gets 401 rather than a validation error.
  */
 export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => {
+  const registry: RegisteredRoute[] = [];
+  routeRegistry.set(app, registry);
   app.decorateRequest('user', null);
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access;
-    if (!access && !route.url.startsWith('/documentation') && route.method !== 'HEAD') {
-      app.log.warn({ url: route.url, method: route.method }, 'route registered without an access rule');
+    const config = (route.config ?? {}) as { access?: Access; file?: unknown };
+    if (!config.access && config.file !== undefined) {
+      route.config = { ...route.config, access: 'public' };
     }
+    const access = route.config?.access;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!access || !ACCESS_LEVELS.includes(access)) {
+      throw new Error(`Route ${methods.join(',')} ${route.url} must declare config.access ('public' | 'user' | 'admin')`);
+    }
+    for (const method of methods) registry.push({ method, url: route.url, access });
   });
-  app.addHook('preHandler', async (request) => {
+  app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    const access = config.access;
-    if (!access) return;
+    // Routes registered before this plugin (API docs) declare 'public' in app.ts; anything else
+    // without a rule is refused, except the not-found handler.
+    const access: Access = config.access ?? (request.is404 ? 'public' : 'admin');
     if (access === 'public' && !config.optionalUser) return;
     request.user = await resolveUser(request, opts);
     if (access === 'public') return;
@@ -126,6 +163,8 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     if (access === 'admin' && !request.user.isAdmin) throw forbidden();
   });
 });
+
+const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'admin'];
 
 export function requireUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw unauthorized();

@@ -1,4 +1,7 @@
+import { TOO_MANY_ATTEMPTS } from '@shop/contracts';
+import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
+import { tooManyRequests } from './errors.ts';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -45,17 +48,35 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimite
   return {
     async hit(key, max, windowSeconds) {
       const k = prefix + key;
-      const [[, count], [, ttl]] = (await redis
-        .multi()
-        .incr(k)
-        .pttl(k)
-        .exec()) as [[unknown, number], [unknown, number]];
-      if (ttl < 0) await redis.pexpire(k, windowSeconds * 1000);
-      const ttlMs = ttl < 0 ? windowSeconds * 1000 : ttl;
+      const windowMs = windowSeconds * 1000;
+      // One MULTI: start the window (with its expiry) if there is none, count, read what is left.
+      const results = await redis.multi().set(k, 0, 'PX', windowMs, 'NX').incr(k).pttl(k).exec();
+      if (!results) throw new Error('rate limiter: Redis transaction aborted');
+      for (const [err] of results) if (err) throw err;
+      const count = Number(results[1]?.[1]);
+      const ttl = Number(results[2]?.[1]);
+      const ttlMs = ttl > 0 ? ttl : windowMs;
       return { allowed: count <= max, remaining: Math.max(0, max - count), retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
     },
     async reset(key) {
       await redis.del(prefix + key);
     },
   };
+}
+
+/**
+ * Counts one attempt against every key (e.g. the caller's IP and the e-mail it targets) and throws
+ * 429 with a Retry-After header when any of them is over `max` within the window.
+ */
+export async function enforceRateLimits(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  keys: string[],
+  limit: { max: number; windowSeconds: number },
+): Promise<void> {
+  const results = await Promise.all(keys.map((key) => limiter.hit(key, limit.max, limit.windowSeconds)));
+  const blocked = results.filter((r) => !r.allowed);
+  if (!blocked.length) return;
+  reply.header('retry-after', String(Math.max(...blocked.map((r) => r.retryAfterSeconds))));
+  throw tooManyRequests(TOO_MANY_ATTEMPTS);
 }

@@ -1,0 +1,245 @@
+import Fastify from 'fastify';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from './app.ts';
+import type { Executor } from './db/client.ts';
+import { users } from './db/schema.ts';
+import { authPlugin, listRegisteredRoutes, type RegisteredRoute } from './lib/auth.ts';
+import { ORIGIN_NOT_ALLOWED } from './lib/origin-check.ts';
+import { createTokenSigner } from './lib/tokens.ts';
+import { createTestApp, createUser, openTestDatabase, testConfig, type TestApp, type TestUser } from './test/test-app.ts';
+
+const UNAUTHORIZED = { message: 'Not authorized, please sign in', code: 'UNAUTHORIZED' };
+const FORBIDDEN = { message: 'Admin access required', code: 'FORBIDDEN' };
+const SAMPLE_ID = '0123456789abcdef01234567';
+
+/** A concrete URL for a route pattern: every parameter becomes a valid-looking id. */
+function concreteUrl(pattern: string): string {
+  return pattern.replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, SAMPLE_ID).replace(/\*/g, 'x');
+}
+
+describe('route access: every registered route declares who may call it', () => {
+  let t: TestApp;
+  let customer: TestUser;
+  let routes: RegisteredRoute[];
+  beforeAll(async () => {
+    t = await createTestApp();
+    customer = await createUser(t);
+    routes = listRegisteredRoutes(t.app).filter((r) => r.method !== 'HEAD');
+  });
+  afterAll(async () => { await t.close(); });
+
+  it('sees the API routes of every module', () => {
+    const urls = routes.map((r) => `${r.method} ${r.url}`);
+    expect(urls).toContain('POST /api/users/signin');
+    expect(urls).toContain('PUT /api/users/profile');
+    expect(urls).toContain('GET /api/health');
+    expect(routes.every((r) => ['public', 'user', 'admin'].includes(r.access))).toBe(true);
+    expect(routes.filter((r) => r.access === 'user').length).toBeGreaterThan(0);
+  });
+
+  it('answers 401 to anonymous callers and 403 to customers on every admin route', async () => {
+    const admin = routes.filter((r) => r.access === 'admin');
+    const failures: string[] = [];
+    for (const r of admin) {
+      const url = concreteUrl(r.url);
+      const method = r.method as 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+      const payload = method === 'GET' || method === 'DELETE' ? undefined : {};
+      const anonymous = await t.app.inject({ method, url, payload });
+      if (anonymous.statusCode !== 401 || JSON.stringify(anonymous.json()) !== JSON.stringify(UNAUTHORIZED)) {
+        failures.push(`${r.method} ${r.url} anonymous -> ${anonymous.statusCode} ${anonymous.body}`);
+      }
+      const asCustomer = await t.app.inject({ method, url, payload, headers: { cookie: customer.cookie } });
+      if (asCustomer.statusCode !== 403 || JSON.stringify(asCustomer.json()) !== JSON.stringify(FORBIDDEN)) {
+        failures.push(`${r.method} ${r.url} customer -> ${asCustomer.statusCode} ${asCustomer.body}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers 401 to anonymous callers on every signed-in route', async () => {
+    const failures: string[] = [];
+    for (const r of routes.filter((x) => x.access === 'user')) {
+      const method = r.method as 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+      const res = await t.app.inject({ method, url: concreteUrl(r.url), payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      if (res.statusCode !== 401 || JSON.stringify(res.json()) !== JSON.stringify(UNAUTHORIZED)) {
+        failures.push(`${r.method} ${r.url} -> ${res.statusCode} ${res.body}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses to register a route without an access rule', async () => {
+    const app = Fastify({ logger: false });
+    const register = async () => {
+      await app.register(authPlugin, {
+        // registration alone never touches the database
+        signer: createTokenSigner('x'.repeat(32), 60), db: undefined as unknown as Executor, accessTokenTtlSeconds: 60, refreshTokenTtlDays: 1, cookieSecure: false,
+      });
+      await app.register(async (child) => {
+        child.get('/api/forgotten', async () => ({ ok: true }));
+      });
+      await app.ready();
+    };
+    try {
+      await expect(register()).rejects.toThrow("Route GET /api/forgotten must declare config.access ('public' | 'user' | 'admin')");
+    } finally {
+      await app.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('error shape', () => {
+  let app: App;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const opened = await openTestDatabase();
+    cleanup = opened.cleanup;
+    app = await buildApp({ config: testConfig(), database: opened.database, logger: false });
+    app.get('/api/test/boom', { config: { access: 'public' } }, async () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.7:5432 password=hunter2 at /srv/app/db.ts');
+    });
+    app.get('/api/test/bad-gateway', { config: { access: 'public' } }, async () => {
+      throw Object.assign(new Error('upstream said: internal stack detail'), { statusCode: 502 });
+    });
+    app.get('/api/test/sql', { config: { access: 'public' } }, async () => {
+      await opened.database.query('SELECT * FROM table_that_does_not_exist');
+      return {};
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await cleanup();
+  });
+
+  it('never leaks internal text in a 5xx body', async () => {
+    for (const url of ['/api/test/boom', '/api/test/sql']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ message: 'Internal Server Error', code: 'INTERNAL' });
+    }
+    const gateway = await app.inject({ method: 'GET', url: '/api/test/bad-gateway' });
+    expect(gateway.statusCode).toBe(502);
+    expect(gateway.json()).toEqual({ message: 'Internal Server Error', code: 'INTERNAL' });
+  });
+
+  it('answers 400 with a message for a malformed JSON body', async () => {
+    const res = await app.inject({
+      method: 'POST', url: '/api/users/signin', headers: { 'content-type': 'application/json' }, payload: '{"email": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Request body is not valid JSON', code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+  });
+
+  it('answers 400 with fieldErrors for a body that fails its schema', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/users/signin', payload: { email: 'a@example.com' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Password is required', code: 'VALIDATION_ERROR', fieldErrors: { password: 'Password is required' } });
+  });
+
+  it('answers 404 JSON for an unknown API route, even a write', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/nope', payload: {} });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Route POST /api/nope not found', code: 'NOT_FOUND' });
+  });
+
+  it('lists the users routes in the OpenAPI document with their tags and summaries', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { tags?: string[]; summary?: string; responses?: Record<string, unknown> }>>;
+    };
+    for (const [path, method] of [
+      ['/api/users/signup', 'post'], ['/api/users/signin', 'post'], ['/api/users/signout', 'post'], ['/api/users/refresh-token', 'post'],
+      ['/api/users/current', 'get'], ['/api/users/profile', 'put'], ['/api/users/forgot-password', 'post'], ['/api/users/reset-password', 'post'],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op?.tags).toEqual(['users']);
+      expect(op?.summary).toBeTruthy();
+    }
+    // the declared user shape has no password field
+    expect(JSON.stringify(doc.paths['/api/users/signin'])).not.toMatch(/password_?hash/i);
+  });
+});
+
+describe('CSRF: cookie-authenticated writes from another origin are refused', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp(); });
+  afterAll(async () => { await t.close(); });
+
+  const putProfile = (u: TestUser, headers: Record<string, string>) =>
+    t.app.inject({ method: 'PUT', url: '/api/users/profile', headers: { cookie: u.cookie, host: 'shop.example', ...headers }, payload: { name: 'Hijacked', email: u.email } });
+  const nameOf = async (id: string) => (await t.database.db.select().from(users).where(eq(users.id, id)))[0]?.name;
+
+  it('refuses a foreign Origin with 403 and changes nothing', async () => {
+    const u = await createUser(t, { name: 'Original' });
+    const res = await putProfile(u, { origin: 'https://evil.example' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: ORIGIN_NOT_ALLOWED, code: 'FORBIDDEN' });
+    expect(await nameOf(u.id)).toBe('Original');
+  });
+
+  it('refuses a foreign Referer when there is no Origin, an opaque "null" Origin, and a look-alike host', async () => {
+    const u = await createUser(t, { name: 'Original' });
+    const cases: Array<Record<string, string>> = [
+      { referer: 'https://evil.example/attack.html' },
+      { origin: 'null' },
+      { origin: 'http://shop.example.evil.example' },
+      { origin: 'http://shop.example:8080' },
+    ];
+    for (const headers of cases) {
+      const res = await putProfile(u, headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+    }
+    expect(await nameOf(u.id)).toBe('Original');
+  });
+
+  it('refuses cross-site sign-out and sign-in (login CSRF)', async () => {
+    const u = await createUser(t);
+    const out = await t.app.inject({ method: 'POST', url: '/api/users/signout', headers: { cookie: u.cookie, origin: 'https://evil.example' } });
+    expect(out.statusCode).toBe(403);
+    const current = await t.app.inject({ method: 'GET', url: '/api/users/current', headers: { cookie: u.cookie } });
+    expect(current.json()).toMatchObject({ _id: u.id });
+    const signin = await t.app.inject({ method: 'POST', url: '/api/users/signin', headers: { origin: 'https://evil.example' }, payload: { email: u.email, password: u.password } });
+    expect(signin.statusCode).toBe(403);
+    expect(signin.cookies).toEqual([]);
+  });
+
+  it('accepts the same origin (default port omitted or not), a same-origin Referer, and no Origin at all', async () => {
+    const u = await createUser(t, { name: 'Original' });
+    expect((await putProfile(u, { origin: 'http://shop.example' })).statusCode).toBe(200);
+    expect((await putProfile(u, { origin: 'https://shop.example' })).statusCode).toBe(200);
+    expect((await putProfile(u, { origin: 'http://shop.example', host: 'shop.example:80' })).statusCode).toBe(200);
+    expect((await putProfile(u, { referer: 'http://shop.example/profile' })).statusCode).toBe(200);
+    expect((await putProfile(u, {})).statusCode).toBe(200);
+    expect(await nameOf(u.id)).toBe('Hijacked');
+  });
+
+  it('lets reads through whatever their Origin', async () => {
+    const u = await createUser(t);
+    const res = await t.app.inject({ method: 'GET', url: '/api/users/current', headers: { cookie: u.cookie, origin: 'https://evil.example' } });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('CSRF with PUBLIC_URL behind a proxy', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ env: { PUBLIC_URL: 'https://shop.example.com' } }); });
+  afterAll(async () => { await t.close(); });
+
+  it('accepts the public origin even when the Host header is the internal address', async () => {
+    const u = await createUser(t);
+    const res = await t.app.inject({
+      method: 'PUT', url: '/api/users/profile',
+      headers: { cookie: u.cookie, host: '10.0.0.5:3000', origin: 'https://shop.example.com' },
+      payload: { name: 'Via Proxy', email: u.email },
+    });
+    expect(res.statusCode).toBe(200);
+    const evil = await t.app.inject({
+      method: 'PUT', url: '/api/users/profile',
+      headers: { cookie: u.cookie, host: '10.0.0.5:3000', origin: 'https://evil.example' },
+      payload: { name: 'Evil', email: u.email },
+    });
+    expect(evil.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,69 @@
+import {
+  currentUserResponseSchema, errorResponseSchema, forgotPasswordBodySchema, messageResponseSchema,
+  resetPasswordBodySchema, signInBodySchema, signUpBodySchema, updateProfileBodySchema, userSchema,
+} from '@shop/contracts';
+
+const tags = ['users'];
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorResponseSchema]));
+const cookieAuth = [{ cookieAuth: [] }];
+
+export const signUpSchema = {
+  tags,
+  summary: 'Create an account and sign in',
+  description: 'Sets the HTTP-only access and refresh cookies. Rate limited per IP and per e-mail.',
+  body: signUpBodySchema,
+  response: { 201: userSchema, ...errors(400, 403, 409, 429) },
+};
+
+export const signInSchema = {
+  tags,
+  summary: 'Sign in with e-mail and password',
+  description: 'Sets the HTTP-only access and refresh cookies. Rate limited per IP and per e-mail.',
+  body: signInBodySchema,
+  response: { 200: userSchema, ...errors(400, 401, 403, 429) },
+};
+
+export const signOutSchema = {
+  tags,
+  summary: 'Sign out: revoke the session server-side and clear the cookies',
+  response: { 200: messageResponseSchema, ...errors(403) },
+};
+
+export const refreshTokenSchema = {
+  tags,
+  summary: 'Rotate the refresh token and issue a new access token',
+  description: 'The refresh cookie is single-use; presenting a used one revokes the whole session.',
+  response: { 200: userSchema, ...errors(401, 403) },
+};
+
+export const currentUserSchema = {
+  tags,
+  summary: 'The signed-in user, or null',
+  description: 'Answers 401 (code ACCESS_TOKEN_EXPIRED) when the access cookie has lapsed but the refresh cookie is live: refresh, then ask again.',
+  response: { 200: currentUserResponseSchema, ...errors(401) },
+};
+
+export const updateProfileSchema = {
+  tags,
+  summary: "Update the signed-in user's name, e-mail and password",
+  description: 'An empty or missing password keeps the current one; a new password signs out the other sessions.',
+  security: cookieAuth,
+  body: updateProfileBodySchema,
+  response: { 200: userSchema, ...errors(400, 401, 403, 409) },
+};
+
+export const forgotPasswordSchema = {
+  tags,
+  summary: 'Send a password reset link',
+  description: 'Answers the same whether or not the account exists. The link is single-use and valid for one hour.',
+  body: forgotPasswordBodySchema,
+  response: { 200: messageResponseSchema, ...errors(400, 403, 429) },
+};
+
+export const resetPasswordSchema = {
+  tags,
+  summary: 'Set a new password from a reset link',
+  description: 'Spends the token and signs out every session of the account.',
+  body: resetPasswordBodySchema,
+  response: { 200: messageResponseSchema, ...errors(400, 403, 429) },
+};
