@@ -69,6 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     for (const fn of ctx.onClose) await fn();
+    // Let SMTP deliveries already under way finish before the database closes.
+    await ctx.mailer.flush?.();
     if (redis) await redis.quit().catch(() => undefined);
   });
 
