@@ -1,26 +1,7 @@
-import { useId } from 'react';
-
-function Star({ fill }: { fill: number }) {
-  // fill: 0 (empty) .. 1 (full); a gradient stop draws half stars.
-  const id = useId();
-  return (
-    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <defs>
-        <linearGradient id={id}>
-          <stop offset={`${fill * 100}%`} stopColor="#f5a623" />
-          <stop offset={`${fill * 100}%`} stopColor="transparent" />
-        </linearGradient>
-      </defs>
-      <path
-        d="M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z"
-        fill={`url(#${id})`}
-        stroke="#c77c02"
-        strokeWidth="1.4"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
+const STAR = 'M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6-4.9-4.6 6.6-.8z';
+const LEFT_HALF = 'M12 2.5L9.1 8.6 2.5 9.4l4.9 4.6-1.3 6.6 5.9-3.3z';
+const FILL = '#f5a623';
+const STROKE = '#b36b00';
 
 interface RatingProps {
   rating: number;
@@ -30,17 +11,20 @@ interface RatingProps {
   caption?: string;
 }
 
-/** Five stars (half steps) with the review count; screen readers get the rating as text. */
+/** Five stars in half steps (one small SVG) with the review count; screen readers get the rating as text. */
 export function Rating({ rating, numReviews, caption }: RatingProps) {
   const rounded = Math.round(rating * 2) / 2;
   const label = caption !== undefined ? `${rating} stars${caption}` : `Rated ${rounded} out of 5`;
   return (
-    <span className="d-inline-flex align-items-center gap-1 rating">
-      <span role="img" aria-label={label} className="d-inline-flex">
-        {[1, 2, 3, 4, 5].map((n) => (
-          <Star key={n} fill={rounded >= n ? 1 : rounded >= n - 0.5 ? 0.5 : 0} />
+    <span className="d-inline-flex align-items-center gap-1">
+      <svg role="img" aria-label={label} width="80" height="16" viewBox="0 0 120 24">
+        {[0, 1, 2, 3, 4].map((i) => (
+          <g key={i} transform={`translate(${i * 24} 0)`}>
+            <path d={STAR} fill={rounded >= i + 1 ? FILL : 'none'} stroke={STROKE} strokeWidth="1.4" strokeLinejoin="round" />
+            {rounded === i + 0.5 && <path d={LEFT_HALF} fill={FILL} />}
+          </g>
         ))}
-      </span>
+      </svg>
       {caption !== undefined ? (
         <span aria-hidden="true">{caption}</span>
       ) : (

@@ -1,4 +1,4 @@
-import { LoadingBox } from '../../../components/LoadingBox';
+import { PageLoading } from '../../../components/PageLoading';
 import { PageTitle } from '../../../components/PageTitle';
 import { ProductCard } from '../../../components/ProductCard';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -15,7 +15,7 @@ export default function HomePage() {
     <>
       <PageTitle title="Smart Finds. Joyfully Delivered" />
       {isPending ? (
-        <LoadingBox />
+        <PageLoading />
       ) : error ? (
         <div className="alert alert-danger" role="alert">
           {getErrorMessage(error)}

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { PageLoading } from '../../../components/PageLoading';
 import { MessageBox } from '../../../components/MessageBox';
 import { useDocumentTitle } from '../../../components/PageTitle';
 import { hasSaleDiscount, Price } from '../../../components/Price';
@@ -23,7 +23,7 @@ export default function ProductPage() {
   const reviewsRef = useRef<HTMLElement>(null);
   useDocumentTitle(product?.name ?? 'Product');
 
-  if (isPending) return <LoadingBox />;
+  if (isPending) return <PageLoading />;
   if (error) {
     return (
       <MessageBox variant="danger">{error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}</MessageBox>
@@ -84,7 +84,11 @@ export default function ProductPage() {
             <ReviewForm product={product} onSubmitted={scrollToReviews} />
           ) : (
             <MessageBox>
-              Please <Link to={paths.signinWithRedirect(paths.product(product.slug))}>Sign In</Link> to write a review
+              Please{' '}
+              <Link className="alert-link" to={paths.signinWithRedirect(paths.product(product.slug))}>
+                Sign In
+              </Link>{' '}
+              to write a review
             </MessageBox>
           )}
         </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths, searchUrl } from '../../../app/paths';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { PageLoading } from '../../../components/PageLoading';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { Paginator } from '../../../components/Paginator';
@@ -42,7 +42,7 @@ export default function SearchPage() {
         </div>
         <div className="col-lg-9">
           {isPending ? (
-            <LoadingBox />
+            <PageLoading />
           ) : error ? (
             <MessageBox variant="danger">{getErrorMessage(error)}</MessageBox>
           ) : (

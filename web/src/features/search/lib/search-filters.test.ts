@@ -1,0 +1,50 @@
+import * as contracts from '@shop/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_FILTERS,
+  hasActiveFilters,
+  parseSearchFilters,
+  PRICE_BUCKET_LABELS,
+  PRICE_BUCKETS,
+  RATING_FILTERS,
+  resultsSummary,
+  SEARCH_ORDER_LABELS,
+  SEARCH_ORDERS,
+  SEARCH_TAG_LABELS,
+  tagLabel,
+} from './search-filters';
+
+describe('search filters', () => {
+  it('repeats the contract values exactly', () => {
+    expect(SEARCH_ORDERS).toEqual(contracts.SEARCH_ORDERS);
+    expect(SEARCH_ORDER_LABELS).toEqual(contracts.SEARCH_ORDER_LABELS);
+    expect(PRICE_BUCKETS).toEqual(contracts.PRICE_BUCKETS);
+    expect(PRICE_BUCKET_LABELS).toEqual(contracts.PRICE_BUCKET_LABELS);
+    expect(RATING_FILTERS).toEqual(contracts.RATING_FILTERS);
+    expect(SEARCH_TAG_LABELS).toEqual(contracts.SEARCH_TAG_LABELS);
+  });
+
+  it('reads defaults for missing, empty or invalid parameters', () => {
+    expect(parseSearchFilters(new URLSearchParams(''))).toEqual(DEFAULT_FILTERS);
+    expect(parseSearchFilters(new URLSearchParams('query=&order=sideways&page=0'))).toEqual(DEFAULT_FILTERS);
+    expect(parseSearchFilters(new URLSearchParams('query=%20lamp%20&category=Home&price=1-50&rating=3&order=lowest&page=4&tag=gifts'))).toEqual({
+      query: 'lamp',
+      category: 'Home',
+      price: '1-50',
+      rating: '3',
+      order: 'lowest',
+      page: 4,
+      tag: 'gifts',
+    });
+  });
+
+  it("summarises 'N Results' ('No' when zero) with the active filters", () => {
+    expect(resultsSummary(0, DEFAULT_FILTERS)).toBe('No Results');
+    expect(resultsSummary(7, { ...DEFAULT_FILTERS, query: 'mug', rating: '2', tag: 'on-sale' })).toBe('7 Results : mug : Rating 2 & up : On Sale');
+    expect(hasActiveFilters(DEFAULT_FILTERS)).toBe(false);
+    expect(hasActiveFilters({ ...DEFAULT_FILTERS, order: 'highest', page: 3 })).toBe(false);
+    expect(hasActiveFilters({ ...DEFAULT_FILTERS, price: '51-200' })).toBe(true);
+    expect(tagLabel('todays-deal')).toBe('Todays Deal');
+    expect(tagLabel('summer')).toBe('summer');
+  });
+});
