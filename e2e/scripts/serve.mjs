@@ -1,7 +1,7 @@
 // Starts a fresh shop for the browser tests: new data dir (embedded PGlite, demo data), a web build
 // of its own (so parallel runs on other ports do not clash), the server on E2E_PORT.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const port = process.env.E2E_PORT ?? '3100';
@@ -18,6 +18,9 @@ const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+// The server's (JSON) log goes to a file, not to this process's output: tests read the password-reset
+// mail from it (without SMTP_URL the mailer logs 'mail written to outbox (no SMTP_URL)' at info level).
+const serverLog = openSync(path.join(tmp, 'server.log'), 'a');
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: path.join(root, 'server'),
   env: {
@@ -27,13 +30,13 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     HOST: '127.0.0.1',
     DATA_DIR: path.join(tmp, 'data'),
     WEB_DIST_DIR: webDist,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     AUTH_RATE_LIMIT_MAX: '1000',
     DATABASE_URL: '',
     REDIS_URL: '',
     ...(process.env.E2E_SERVER_ENV ? JSON.parse(process.env.E2E_SERVER_ENV) : {}),
   },
-  stdio: 'inherit',
+  stdio: ['ignore', serverLog, 'inherit'],
 });
 const stop = () => server.kill('SIGTERM');
 process.on('SIGTERM', stop);

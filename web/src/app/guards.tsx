@@ -2,7 +2,14 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoadingBox } from '../components/LoadingBox';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
+import { isSigningOut } from '../features/auth/hooks/use-session';
 import { useStore } from './store';
+
+/** /signin?redirect=path, with the path's slashes kept readable (/signin?redirect=/profile). */
+export const signinRedirectUrl = (path: string) => `/signin?redirect=${encodeURIComponent(path).replace(/%2F/gi, '/')}`;
+
+/** Where a guard sends a visitor without a session; right after a sign-out, plain /signin (the sign-out's own target). */
+const signinTarget = (path: string) => (isSigningOut() ? '/signin' : signinRedirectUrl(path));
 
 function useSessionUser() {
   const { state } = useStore();
@@ -17,7 +24,7 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const { user, isPending } = useSessionUser();
   const location = useLocation();
   if (isPending) return <LoadingBox />;
-  if (!user) return <Navigate to={`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!user) return <Navigate to={signinTarget(location.pathname + location.search)} replace />;
   return <>{children}</>;
 }
 
@@ -26,7 +33,7 @@ export function AdminRoute({ children }: { children: ReactNode }) {
   const { user, isPending } = useSessionUser();
   const location = useLocation();
   if (isPending) return <LoadingBox />;
-  if (!user) return <Navigate to={`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!user) return <Navigate to={signinTarget(location.pathname + location.search)} replace />;
   // A signed-in customer has nothing to sign in to here; /signin sends signed-in users on to /.
   if (!user.isAdmin) return <Navigate to="/signin" replace />;
   return <>{children}</>;

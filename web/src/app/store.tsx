@@ -47,6 +47,8 @@ export type StoreAction =
   | { type: 'USER_SIGNIN'; payload: User }
   | { type: 'USER_UPDATE'; payload: User }
   | { type: 'USER_SIGNOUT' }
+  /** Marks the session as ended without touching a guest's data (a failed refresh with nobody signed in). */
+  | { type: 'SET_LOGGED_OUT' }
   | { type: 'TOGGLE_MODE' }
   | { type: 'CART_ADD_ITEM'; payload: CartItem }
   | { type: 'CART_REMOVE_ITEM'; payload: { _id: string } }
@@ -90,6 +92,8 @@ export function storeReducer(state: StoreState, action: StoreAction): StoreState
         cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
         message: null,
       };
+    case 'SET_LOGGED_OUT':
+      return state.isLoggedOut ? state : { ...state, isLoggedOut: true };
     case 'TOGGLE_MODE':
       return { ...state, mode: state.mode === 'dark' ? 'light' : 'dark' };
     case 'CART_ADD_ITEM': {

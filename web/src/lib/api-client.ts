@@ -21,7 +21,8 @@ export const SESSION_EXPIRED_EVENT = 'shop:session-expired';
 const NO_REFRESH = ['users/signin', 'users/refresh-token'];
 let refreshing: Promise<boolean> | null = null;
 
-function refreshSession(): Promise<boolean> {
+/** POST users/refresh-token, one at a time: concurrent callers share the same attempt (refresh tokens rotate). */
+export function refreshSession(): Promise<boolean> {
   refreshing ??= fetch(`${API_BASE}users/refresh-token`, { method: 'POST', credentials: 'include' })
     .then((r) => r.ok)
     .catch(() => false)

@@ -2,21 +2,32 @@ import { Outlet } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import { CartSync } from '../../features/cart/components/CartSync';
+import { IdleTimer } from '../../features/auth/components/IdleTimer';
+import { SessionSync } from '../../features/auth/components/SessionSync';
+import { useStore } from '../store';
+import { CookieNotice } from './CookieNotice';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
 export function Layout() {
+  const { state } = useStore();
   return (
     <div className="d-flex flex-column min-vh-100">
+      <a href="#main-content" className="visually-hidden-focusable shop-skip-link">
+        Skip to main content
+      </a>
       <ToastContainer position="bottom-center" limit={1} />
       <CartSync />
+      <SessionSync />
+      {state.userInfo && <IdleTimer key={state.userInfo._id} />}
       <Header />
-      <main className="flex-grow-1">
+      <main id="main-content" className="flex-grow-1" tabIndex={-1}>
         <div className="container py-3">
           <Outlet />
         </div>
       </main>
       <Footer />
+      <CookieNotice />
     </div>
   );
 }

@@ -1,5 +1,39 @@
-import { PageTitle } from '../../../components/PageTitle';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { MessageBox } from '../../../components/MessageBox';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useForgotPassword } from '../api/forgot-password';
+import { AuthCard } from '../components/AuthCard';
+import { FormField } from '../components/FormField';
+import { SubmitButton } from '../components/SubmitButton';
+import { applyFieldErrors } from '../lib/apply-field-errors';
+import { forgotPasswordFormSchema, type ForgotPasswordForm } from '../lib/schemas';
 
+/** Forgot password: one e-mail field; shows the server's message (the same whether or not the account exists). */
 export default function ForgotPasswordPage() {
-  return <PageTitle title="Forgot Password" />;
+  const forgot = useForgotPassword();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ForgotPasswordForm>({ resolver: zodResolver(forgotPasswordFormSchema), defaultValues: { email: '' } });
+
+  const onSubmit = handleSubmit((values) => forgot.mutate(values, { onError: (error) => applyFieldErrors(error, setError, ['email']) }));
+
+  return (
+    <AuthCard title="Forgot Password">
+      {forgot.isSuccess && <MessageBox variant="success">{forgot.data.message}</MessageBox>}
+      {forgot.isError && <MessageBox variant="danger">{getErrorMessage(forgot.error)}</MessageBox>}
+      <p className="text-body-secondary">Enter the e-mail address of your account and we will send you a link to reset your password.</p>
+      <form onSubmit={onSubmit} noValidate>
+        <FormField id="forgot-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />
+        <SubmitButton isPending={forgot.isPending}>Send Reset Link</SubmitButton>
+      </form>
+      <p className="mt-3">
+        Remembered it? <Link to="/signin">Sign In</Link>
+      </p>
+    </AuthCard>
+  );
 }

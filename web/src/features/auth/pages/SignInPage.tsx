@@ -1,5 +1,57 @@
-import { PageTitle } from '../../../components/PageTitle';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { useStore } from '../../../app/store';
+import { MessageBox } from '../../../components/MessageBox';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useSignIn } from '../api/sign-in';
+import { AuthCard } from '../components/AuthCard';
+import { FormField } from '../components/FormField';
+import { SubmitButton } from '../components/SubmitButton';
+import { useEstablishSession } from '../hooks/use-session';
+import { applyFieldErrors } from '../lib/apply-field-errors';
+import { safeRedirect } from '../lib/redirect';
+import { signInFormSchema, type SignInForm } from '../lib/schemas';
 
+/** Sign in; honours ?redirect (default /). Signed-in visitors go straight to the redirect. */
 export default function SignInPage() {
-  return <PageTitle title="Sign In" />;
+  const { state } = useStore();
+  const [searchParams] = useSearchParams();
+  const redirect = safeRedirect(searchParams.get('redirect'));
+  const signIn = useSignIn();
+  const establishSession = useEstablishSession();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<SignInForm>({ resolver: zodResolver(signInFormSchema), defaultValues: { email: '', password: '' } });
+
+  if (state.userInfo) return <Navigate to={redirect} replace />;
+
+  const onSubmit = handleSubmit((values) =>
+    signIn.mutate(values, {
+      onSuccess: (user) => establishSession(user),
+      onError: (error) => applyFieldErrors(error, setError, ['email', 'password']),
+    }),
+  );
+
+  const withRedirect = (path: string) => (redirect === '/' ? path : `${path}?redirect=${encodeURIComponent(redirect)}`);
+
+  return (
+    <AuthCard title="Sign In">
+      {signIn.isError && <MessageBox variant="danger">{getErrorMessage(signIn.error)}</MessageBox>}
+      <form onSubmit={onSubmit} noValidate>
+        <FormField id="signin-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />
+        <FormField id="signin-password" label="Password" type="password" autoComplete="current-password" registration={register('password')} error={errors.password} />
+        <SubmitButton isPending={signIn.isPending}>Sign In</SubmitButton>
+      </form>
+      <p className="mt-3 mb-1">
+        New customer? <Link to={withRedirect('/signup')}>Create your account</Link>
+      </p>
+      <p>
+        Forgot Password? <Link to="/forgot-password">Reset Password</Link>
+      </p>
+    </AuthCard>
+  );
 }

@@ -1,0 +1,59 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderWithProviders } from '../../features/auth/test-utils';
+import { Footer } from './Footer';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const shopLinks = () =>
+  Array.from(screen.getByRole('navigation', { name: 'Shop' }).querySelectorAll('a')).map((a) => [a.textContent, a.getAttribute('href')]);
+
+describe('Footer', () => {
+  it('lists All Products, the first 3 categories and View All Categories when there are more than 4', async () => {
+    mockApi({ 'GET products/categories': () => ({ body: ['Books', 'Electronics', 'Home', 'Kitchen', 'Toys'] }) });
+    renderWithProviders(<Footer />);
+    expect(await screen.findByRole('link', { name: 'Books' })).toBeInTheDocument();
+    expect(shopLinks()).toEqual([
+      ['All Products', '/search'],
+      ['Books', '/search?category=Books'],
+      ['Electronics', '/search?category=Electronics'],
+      ['Home', '/search?category=Home'],
+      ['View All Categories', '/search'],
+    ]);
+  });
+
+  it('shows no View All Categories with 4 categories, and only All Products when categories fail to load', async () => {
+    mockApi({ 'GET products/categories': () => ({ body: ['A', 'B', 'C', 'D'] }) });
+    const first = renderWithProviders(<Footer />);
+    expect(await screen.findByRole('link', { name: 'C' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'View All Categories' })).toBeNull();
+    first.unmount();
+
+    mockApi({ 'GET products/categories': () => ({ status: 404, body: { message: 'Not Found' } }) });
+    renderWithProviders(<Footer />);
+    expect(shopLinks()).toEqual([['All Products', '/search']]);
+  });
+
+  it('links Privacy Policy to /privacy', () => {
+    mockApi({});
+    renderWithProviders(<Footer />);
+    expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('newsletter: checks the address and thanks the subscriber without calling the server', async () => {
+    const { calls } = mockApi({});
+    renderWithProviders(<Footer />);
+    const user = userEvent.setup();
+    const input = screen.getByLabelText('Newsletter e-mail address');
+    await user.type(input, 'not-an-address');
+    await user.click(screen.getByRole('button', { name: 'Subscribe' }));
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    await user.clear(input);
+    await user.type(input, 'fan@example.com');
+    await user.click(screen.getByRole('button', { name: 'Subscribe' }));
+    expect(await screen.findByText('Thank you for subscribing!')).toBeInTheDocument();
+    expect(input).toHaveValue('');
+    expect(calls.filter((c) => c.path !== 'products/categories')).toEqual([]);
+  });
+});

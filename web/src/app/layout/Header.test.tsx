@@ -1,0 +1,126 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { admin, customer, makeState, mockApi, renderWithProviders } from '../../features/auth/test-utils';
+import type { CartItem } from '../store';
+import { Header } from './Header';
+
+const item = (id: string, quantity: number): CartItem => ({
+  _id: id,
+  name: `Item ${id}`,
+  slug: `item-${id}`,
+  image: '/x.jpg',
+  price: 1,
+  countInStock: 10,
+  quantity,
+  isOnSale: false,
+  saleDiscount: 0,
+  isTodaysDeal: false,
+  isGift: false,
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('Header', () => {
+  it('shows brand, Sign In when signed out, and a cart badge with the sum of quantities', () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: makeState({ cart: { cartItems: [item('a', 2), item('b', 3)], shippingAddress: null, paymentMethod: 'PayPal' } }) });
+    expect(screen.getByRole('link', { name: /Shop/ })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/signin');
+    expect(screen.getByTestId('cart-badge')).toHaveTextContent('5');
+    expect(screen.getByRole('link', { name: /Cart/ })).toHaveAttribute('href', '/cart');
+    expect(screen.queryByText(/Hello,/)).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Orders' })).toBeNull();
+  });
+
+  it('search submits to /search?query=text, or /search when empty', async () => {
+    mockApi({});
+    renderWithProviders(<Header />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/search$/);
+    await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'blue mug{Enter}');
+    expect(screen.getByTestId('location')).toHaveTextContent('/search?query=blue+mug');
+  });
+
+  it('sub-header links go to the fixed tags', () => {
+    mockApi({});
+    renderWithProviders(<Header />);
+    expect(screen.getByRole('link', { name: 'Todays Deal' })).toHaveAttribute('href', '/search?tag=todays-deal');
+    expect(screen.getByRole('link', { name: 'Gifts' })).toHaveAttribute('href', '/search?tag=gifts');
+    expect(screen.getByRole('link', { name: 'On Sale' })).toHaveAttribute('href', '/search?tag=on-sale');
+  });
+
+  it('the light/dark switch toggles and remembers the mode', async () => {
+    mockApi({});
+    const { probe } = renderWithProviders(<Header />);
+    const toggle = screen.getByRole('switch', { name: 'Dark mode' });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    expect(probe.state.mode).toBe('dark');
+    expect(document.documentElement.getAttribute('data-bs-theme')).toBe('dark');
+    expect(localStorage.getItem('mode')).toBe('"dark"');
+  });
+
+  it("a customer gets 'Hello, {name}' with User Profile and Sign Out, and Orders, but no admin menu", async () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: makeState({ userInfo: customer }) });
+    expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/orderhistory');
+    expect(screen.queryByRole('button', { name: 'Admin' })).toBeNull();
+    const toggle = screen.getByRole('button', { name: 'Hello, Jane Customer' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('link', { name: 'User Profile' })).toHaveAttribute('href', '/profile');
+    expect(screen.getByRole('link', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it('the menus work from the keyboard (ArrowDown opens and focuses, Escape closes)', async () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: makeState({ userInfo: customer }) });
+    const user = userEvent.setup();
+    const toggle = screen.getByRole('button', { name: 'Hello, Jane Customer' });
+    toggle.focus();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'User Profile' })).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('link', { name: 'Sign Out' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveFocus();
+  });
+
+  it('an admin gets the admin menu with its six links', async () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: makeState({ userInfo: admin }) });
+    await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
+    const menu = screen.getByRole('link', { name: 'Dashboard' }).closest('.dropdown-menu') as HTMLElement;
+    const links = within(menu).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Dashboard', '/admin/dashboard'],
+      ['Products', '/admin/products'],
+      ['Orders', '/admin/orders'],
+      ['Users', '/admin/users'],
+      ['Chats', '/admin/chats'],
+      ['CJ Products', '/admin/cj-products'],
+    ]);
+  });
+
+  it('Sign Out posts users/signout, signs out locally and goes to /signin; a failed call is only logged', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { callsTo } = mockApi({ 'POST users/signout': () => ({ status: 500, body: { message: 'boom' } }) });
+    const { probe } = renderWithProviders(<Header />, {
+      route: '/profile',
+      state: makeState({ userInfo: customer, cart: { cartItems: [item('a', 1)], shippingAddress: null, paymentMethod: 'PayPal' } }),
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Hello, Jane Customer' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Sign Out' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin$/));
+    expect(callsTo('POST users/signout')).toHaveLength(1);
+    expect(probe.state.userInfo).toBeNull();
+    expect(probe.state.isLoggedOut).toBe(true);
+    expect(probe.state.cart.cartItems).toEqual([]);
+    expect(error).toHaveBeenCalled();
+    error.mockRestore();
+  });
+});

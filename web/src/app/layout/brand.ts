@@ -1,0 +1,2 @@
+export const BRAND = 'Shop';
+export const TAGLINE = 'Great finds, delivered';

@@ -1,0 +1,89 @@
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { customer, makeState } from '../features/auth/test-utils';
+import { DEFAULT_PAYMENT_METHOD, StoreProvider, storeReducer, type CartItem } from './store';
+
+const item: CartItem = {
+  _id: '111111111111111111111111',
+  name: 'Blue Mug',
+  slug: 'blue-mug',
+  image: '/images/mug.jpg',
+  price: 9,
+  countInStock: 5,
+  quantity: 2,
+  isOnSale: false,
+  saleDiscount: 0,
+  isTodaysDeal: false,
+  isGift: false,
+};
+const address = { fullName: 'Jane', address: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
+
+describe('storeReducer sign-in state', () => {
+  it('USER_SIGNOUT empties the cart, clears address and message, resets the payment method and sets isLoggedOut', () => {
+    const signedIn = makeState({
+      userInfo: customer,
+      mode: 'dark',
+      cart: { cartItems: [item], shippingAddress: address, paymentMethod: 'Stripe' },
+      message: 'hello',
+    });
+    const next = storeReducer(signedIn, { type: 'USER_SIGNOUT' });
+    expect(next).toEqual({
+      userInfo: null,
+      isLoggedOut: true,
+      mode: 'dark',
+      cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
+      message: null,
+    });
+    expect(DEFAULT_PAYMENT_METHOD).toBe('PayPal');
+  });
+
+  it('USER_SIGNIN stores the user and clears isLoggedOut', () => {
+    const next = storeReducer(makeState({ isLoggedOut: true }), { type: 'USER_SIGNIN', payload: customer });
+    expect(next.userInfo).toEqual(customer);
+    expect(next.isLoggedOut).toBe(false);
+  });
+
+  it('USER_UPDATE replaces the user and keeps the rest', () => {
+    const state = makeState({ userInfo: customer, cart: { cartItems: [item], shippingAddress: null, paymentMethod: 'PayPal' } });
+    const next = storeReducer(state, { type: 'USER_UPDATE', payload: { ...customer, name: 'Jane Doe' } });
+    expect(next.userInfo?.name).toBe('Jane Doe');
+    expect(next.cart.cartItems).toEqual([item]);
+  });
+
+  it("SET_LOGGED_OUT sets the flag and keeps a guest's cart", () => {
+    const guest = makeState({ cart: { cartItems: [item], shippingAddress: null, paymentMethod: 'PayPal' } });
+    const next = storeReducer(guest, { type: 'SET_LOGGED_OUT' });
+    expect(next.isLoggedOut).toBe(true);
+    expect(next.cart.cartItems).toEqual([item]);
+  });
+
+  it('TOGGLE_MODE flips between light and dark', () => {
+    expect(storeReducer(makeState(), { type: 'TOGGLE_MODE' }).mode).toBe('dark');
+    expect(storeReducer(makeState({ mode: 'dark' }), { type: 'TOGGLE_MODE' }).mode).toBe('light');
+  });
+});
+
+describe('StoreProvider persistence', () => {
+  it('remembers the mode, sets data-bs-theme and never stores a token', () => {
+    render(
+      <StoreProvider initialState={makeState({ mode: 'dark', userInfo: customer })}>
+        <span />
+      </StoreProvider>,
+    );
+    expect(localStorage.getItem('mode')).toBe('"dark"');
+    expect(document.documentElement.getAttribute('data-bs-theme')).toBe('dark');
+    expect(JSON.parse(localStorage.getItem('userInfo') ?? 'null')).toEqual(customer);
+    expect(Object.keys(localStorage).some((k) => /token/i.test(k) || /token/i.test(localStorage.getItem(k) ?? ''))).toBe(false);
+  });
+
+  it('after sign-out the stored cart is empty and isLoggedOut is stored', () => {
+    render(
+      <StoreProvider initialState={makeState({ isLoggedOut: true, cart: { cartItems: [], shippingAddress: null, paymentMethod: 'PayPal' } })}>
+        <span />
+      </StoreProvider>,
+    );
+    expect(JSON.parse(localStorage.getItem('cartItems') ?? '[]')).toEqual([]);
+    expect(localStorage.getItem('isLoggedOut')).toBe('true');
+    expect(localStorage.getItem('userInfo')).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+import { PASSWORD_MIN } from '@shop/contracts';
+import { z } from 'zod';
+
+/** Client-side checks of the auth screens (SPEC section 5); the server checks again. */
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+
+export const requiredEmail = z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address'));
+
+export const newPassword = z
+  .string()
+  .min(1, 'Password is required')
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`);
+
+/** Checked whenever both passwords are filled in, even while other fields still have errors. */
+const passwordsMatch = {
+  message: PASSWORDS_DO_NOT_MATCH,
+  path: ['confirmPassword'],
+  when: (payload: { value: unknown }) => {
+    const v = payload.value as { password?: unknown; confirmPassword?: unknown };
+    return typeof v.password === 'string' && typeof v.confirmPassword === 'string' && v.confirmPassword.length > 0;
+  },
+};
+
+export const signInFormSchema = z.object({
+  email: requiredEmail,
+  password: z.string().min(1, 'Password is required'),
+});
+export type SignInForm = z.infer<typeof signInFormSchema>;
+
+export const signUpFormSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+    email: requiredEmail,
+    password: newPassword,
+    confirmPassword: z.string().min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.password === v.confirmPassword, passwordsMatch);
+export type SignUpForm = z.infer<typeof signUpFormSchema>;
+
+export const forgotPasswordFormSchema = z.object({ email: requiredEmail });
+export type ForgotPasswordForm = z.infer<typeof forgotPasswordFormSchema>;
+
+export const resetPasswordFormSchema = z
+  .object({
+    password: newPassword,
+    confirmPassword: z.string().min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.password === v.confirmPassword, passwordsMatch);
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;

@@ -1,0 +1,96 @@
+/* Test helpers for the auth, profile and shell tests (not part of the app bundle). */
+import type { User } from '@shop/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { useLayoutEffect, type ReactElement, type ReactNode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { ToastContainer } from 'react-toastify';
+import { vi } from 'vitest';
+import { DEFAULT_PAYMENT_METHOD, StoreProvider, useStore, type StoreAction, type StoreState } from '../../app/store';
+
+export const customer: User = { _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Jane Customer', email: 'jane@example.com', isAdmin: false };
+export const admin: User = { _id: 'bbbbbbbbbbbbbbbbbbbbbbbb', name: 'Admin', email: 'admin@example.com', isAdmin: true };
+
+export function makeState(overrides: Partial<StoreState> = {}): StoreState {
+  return {
+    userInfo: null,
+    isLoggedOut: false,
+    mode: 'light',
+    cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
+    message: null,
+    ...overrides,
+  };
+}
+
+type Reply = { status?: number; body?: unknown };
+type Handler = (body: unknown, url: URL) => Reply | Promise<Reply>;
+
+/** Stubs fetch with handlers keyed 'METHOD path' (path after /api/). Unknown calls answer 500. */
+export function mockApi(handlers: Record<string, Handler>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const path = url.pathname.replace(/^\/api\//, '');
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, path, body });
+    const handler = handlers[`${method} ${path}`];
+    const reply = handler ? await handler(body, url) : { status: 500, body: { message: 'Unexpected call' } };
+    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
+      status: reply.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock, callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key) };
+}
+
+/** Exposes the store to the test: `probe.state` is always current. */
+export function createStoreProbe() {
+  const probe = { state: null as unknown as StoreState, dispatch: (() => undefined) as (a: StoreAction) => void };
+  function StoreProbe() {
+    const { state, dispatch } = useStore();
+    useLayoutEffect(() => {
+      probe.state = state;
+      probe.dispatch = dispatch;
+    }, [state, dispatch]);
+    return null;
+  }
+  return { probe, StoreProbe };
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{location.pathname + location.search}</div>;
+}
+
+export function createTestQueryClient() {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
+}
+
+/** Renders `ui` at `route` inside the store, a query client, a memory router and a toast container. */
+export function renderWithProviders(
+  ui: ReactElement,
+  { route = '/', path = '*', state = makeState(), queryClient = createTestQueryClient(), extra }: { route?: string; path?: string; state?: StoreState; queryClient?: QueryClient; extra?: ReactNode } = {},
+) {
+  const { probe, StoreProbe } = createStoreProbe();
+  const utils = render(
+    <QueryClientProvider client={queryClient}>
+      <StoreProvider initialState={state}>
+        <MemoryRouter initialEntries={[route]}>
+          <ToastContainer position="bottom-center" limit={1} />
+          <StoreProbe />
+          <LocationProbe />
+          <Routes>
+            <Route path={path} element={ui} />
+            <Route path="/signin" element={<h1>Sign In page</h1>} />
+            {path !== '*' && <Route path="/" element={<h1>Home page</h1>} />}
+            {path !== '*' && <Route path="*" element={<h1>Other page</h1>} />}
+          </Routes>
+          {extra}
+        </MemoryRouter>
+      </StoreProvider>
+    </QueryClientProvider>,
+  );
+  return { ...utils, probe, queryClient };
+}
