@@ -237,7 +237,7 @@ describe('PayPal unreachable', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('demo payments (no PayPal credentials)', () => {
@@ -301,8 +301,10 @@ describe('demo payments (no PayPal credentials)', () => {
 });
 
 describe('demo payments in production', () => {
-  it('are refused unless ALLOW_DEMO_PAYMENTS=true', async () => {
-    const prod = await createTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example.com' } });
+  const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example.com' };
+
+  it('are refused without ALLOW_DEMO_PAYMENTS', async () => {
+    const prod = await createTestApp({ env: production });
     try {
       const u = await createUser(prod);
       const p = await createProduct(prod, { countInStock: 2 });
@@ -315,8 +317,10 @@ describe('demo payments in production', () => {
     } finally {
       await prod.close();
     }
+  }, 90_000);
 
-    const allowed = await createTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example.com', ALLOW_DEMO_PAYMENTS: 'true' } });
+  it('are accepted with ALLOW_DEMO_PAYMENTS=true', async () => {
+    const allowed = await createTestApp({ env: { ...production, ALLOW_DEMO_PAYMENTS: 'true' } });
     try {
       const u = await createUser(allowed);
       const p = await createProduct(allowed);
@@ -326,7 +330,7 @@ describe('demo payments in production', () => {
     } finally {
       await allowed.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('a cart line added after placing the order', () => {
@@ -343,5 +347,5 @@ describe('a cart line added after placing the order', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
 });
