@@ -41,7 +41,7 @@ const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const JWT_SECRET = randomBytes(32).toString('hex');
 /** Most products are plentiful; a few are scarce, so buyers also race for the last units. */
 const PLENTIFUL = { count: 40, stock: 1_000_000 };
-const SCARCE = { count: 5, stock: 300 };
+const SCARCE = { count: 5, stock: 100 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
