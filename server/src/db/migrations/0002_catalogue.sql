@@ -37,15 +37,16 @@ CREATE TABLE products (
 CREATE UNIQUE INDEX products_slug_key ON products (slug);
 CREATE INDEX products_search_idx ON products USING gin (search_vector);
 CREATE INDEX products_name_trgm_idx ON products USING gin (name gin_trgm_ops);
--- Storefront listings only ever read published products (NOT is_draft), so their indexes are
--- partial; each matches one sort order, alone or after an equality on category.
-CREATE INDEX products_newest_idx ON products (created_at DESC, id DESC) WHERE NOT is_draft;
-CREATE INDEX products_final_price_idx ON products (final_price, id) WHERE NOT is_draft;
-CREATE INDEX products_toprated_idx ON products (rating DESC, num_reviews DESC, id) WHERE NOT is_draft;
-CREATE INDEX products_category_newest_idx ON products (category, created_at DESC, id DESC) WHERE NOT is_draft;
-CREATE INDEX products_category_price_idx ON products (category, final_price, id) WHERE NOT is_draft;
--- Admin list: every product, drafts included, newest first.
-CREATE INDEX products_created_at_idx ON products (created_at DESC, id DESC);
+-- Listing indexes, one per sort order, alone or after an equality on category. Storefront pages
+-- find their 12 ids with an index-only scan (see search-products.ts), so each index INCLUDEs the
+-- columns the filters read. The storefront only reads published products, so most are partial.
+-- Newest first also serves the admin list (drafts included), hence is_draft in INCLUDE, not WHERE.
+CREATE INDEX products_created_at_idx ON products (created_at DESC, id DESC) INCLUDE (is_draft, final_price, rating);
+CREATE INDEX products_final_price_idx ON products (final_price, id) INCLUDE (rating) WHERE NOT is_draft;
+CREATE INDEX products_toprated_idx ON products (rating DESC, num_reviews DESC, id) INCLUDE (final_price) WHERE NOT is_draft;
+CREATE INDEX products_category_newest_idx ON products (category, created_at DESC, id DESC) INCLUDE (final_price, rating) WHERE NOT is_draft;
+CREATE INDEX products_category_price_idx ON products (category, final_price, id) INCLUDE (rating) WHERE NOT is_draft;
+CREATE INDEX products_category_toprated_idx ON products (category, rating DESC, num_reviews DESC, id) INCLUDE (final_price) WHERE NOT is_draft;
 
 CREATE TABLE reviews (
   id char(24) PRIMARY KEY,

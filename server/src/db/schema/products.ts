@@ -49,13 +49,13 @@ export const products = pgTable(
     uniqueIndex('products_slug_key').on(t.slug),
     index('products_search_idx').using('gin', t.searchVector),
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
-    // Partial indexes for storefront listings (NOT is_draft), one per sort order.
-    index('products_newest_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`not ${t.isDraft}`),
+    // Listing indexes (the migration adds their INCLUDE columns for index-only page lookups).
+    index('products_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
     index('products_final_price_idx').on(t.finalPrice, t.id).where(sql`not ${t.isDraft}`),
     index('products_toprated_idx').on(t.rating.desc(), t.numReviews.desc(), t.id).where(sql`not ${t.isDraft}`),
     index('products_category_newest_idx').on(t.category, t.createdAt.desc(), t.id.desc()).where(sql`not ${t.isDraft}`),
     index('products_category_price_idx').on(t.category, t.finalPrice, t.id).where(sql`not ${t.isDraft}`),
-    index('products_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('products_category_toprated_idx').on(t.category, t.rating.desc(), t.numReviews.desc(), t.id).where(sql`not ${t.isDraft}`),
     check('products_price_nonneg', sql`${t.price} >= 0`),
     check('products_count_in_stock_nonneg', sql`${t.countInStock} >= 0`),
     check('products_sale_discount_range', sql`${t.saleDiscount} between 0 and 100`),

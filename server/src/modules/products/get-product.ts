@@ -1,10 +1,10 @@
 import { PRODUCT_FORM_MESSAGES, type Product } from '@shop/contracts';
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { products, reviews } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
-import { findProductRow, isPublished, type ProductRow } from './product-rows.ts';
+import { findProductRow, isPublished, productColumns, type ProductRow } from './product-rows.ts';
 import { presentProduct, type ReviewRow } from './products.presenter.ts';
 
 /** Reviews shown with a product: the newest ones (numReviews still counts them all). */
@@ -19,10 +19,28 @@ export async function listProductReviews(db: Executor, productId: string, limit 
     .limit(limit);
 }
 
+interface ReviewJson { id: string; name: string; rating: number; comment: string; createdAt: string }
+
+/** One round trip: the product row and its newest reviews as a JSON array. */
 async function findWithReviews(db: Executor, where: SQL): Promise<Product> {
-  const row = await findProductRow(db, where);
+  const rows = await db
+    .select({
+      ...productColumns,
+      reviews: sql<ReviewJson[] | string | null>`(
+        select json_agg(json_build_object('id', r.id, 'name', r.name, 'rating', r.rating, 'comment', r.comment, 'createdAt', r.created_at)
+                        order by r.created_at desc, r.id desc)
+        from (select * from reviews r where r.product_id = products.id
+              order by r.created_at desc, r.id desc limit ${PRODUCT_REVIEWS_LIMIT}) r)`,
+    })
+    .from(products)
+    .where(where)
+    .limit(1);
+  const row = rows[0];
   if (!row) throw notFound(PRODUCT_FORM_MESSAGES.notFound);
-  return presentProduct(row, { reviews: await listProductReviews(db, row.id), withDraftFlag: row.isDraft });
+  const { reviews: raw, ...product } = row;
+  const list = (typeof raw === 'string' ? (JSON.parse(raw) as ReviewJson[]) : raw) ?? [];
+  const reviewRows: ReviewRow[] = list.map((r) => ({ ...r, id: r.id.trim(), createdAt: new Date(r.createdAt) }));
+  return presentProduct(product, { reviews: reviewRows, withDraftFlag: product.isDraft });
 }
 
 /** A product by id with its reviews. Drafts are visible to administrators only (the edit page). */

@@ -212,3 +212,40 @@ describe('GET /api/products/search', () => {
     expect(body.countProducts).toBe(24);
   });
 });
+
+describe('GET /api/products/search: deep pages', () => {
+  let t: TestApp;
+  const rows: Array<{ name: string; finalPrice: number; rating: number; numReviews: number; createdAt: number; id: string }> = [];
+  beforeAll(async () => {
+    t = await createTestApp();
+    const now = Date.now();
+    for (let i = 0; i < 150; i += 1) {
+      const price = 10 + ((i * 37) % 97);
+      const p = await insertProduct(t, {
+        name: `Deep Item ${i}`, category: 'Deep', price, rating: (i * 7) % 6, numReviews: i % 9,
+        createdAt: new Date(now - ((i * 53) % 150) * 60_000),
+        isDraft: i % 25 === 0,
+      });
+      if (!p.isDraft) rows.push({ name: p.name, finalPrice: price, rating: p.rating, numReviews: p.numReviews, createdAt: p.createdAt.getTime(), id: p.id });
+    }
+  });
+  afterAll(async () => { await t.close(); });
+
+  it.each(['newest', 'lowest', 'highest', 'toprated'] as const)('answers the same rows in the same order past the deferred-join offset (%s)', async (order) => {
+    const cmp = {
+      newest: (a: typeof rows[0], b: typeof rows[0]) => b.createdAt - a.createdAt || (b.id > a.id ? 1 : -1),
+      lowest: (a: typeof rows[0], b: typeof rows[0]) => a.finalPrice - b.finalPrice || (a.id > b.id ? 1 : -1),
+      highest: (a: typeof rows[0], b: typeof rows[0]) => b.finalPrice - a.finalPrice || (b.id > a.id ? 1 : -1),
+      toprated: (a: typeof rows[0], b: typeof rows[0]) => b.rating - a.rating || b.numReviews - a.numReviews || (a.id > b.id ? 1 : -1),
+    }[order];
+    const expected = [...rows].sort(cmp).map((r) => r.name);
+    const got: string[] = [];
+    for (let page = 1; page <= 13; page += 1) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/products/search?category=Deep&order=${order}&page=${page}` });
+      const body = res.json() as ProductSearchResponse;
+      expect(body.countProducts).toBe(rows.length);
+      got.push(...body.products.map((p) => p.name));
+    }
+    expect(got).toEqual(expected);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * `npm run bench`: runs every benchmark in turn, each in its own process, and prints their figures.
+ * Benchmarks are never part of `npm test`. Pass `--only=catalogue,checkout` to pick; other flags
+ * are handed to every script (for instance `--duration=5`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const BENCHMARKS: Array<{ name: string; file: string; about: string }> = [
+  { name: 'catalogue', file: 'catalogue.ts', about: 'search, filters, deep pages and product pages on PostgreSQL (100k) and PGlite (10k)' },
+  { name: 'checkout', file: 'checkout.ts', about: 'concurrent buyers placing and paying orders on PostgreSQL' },
+];
+
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const passThrough = process.argv.slice(2).filter((a) => !a.startsWith('--only='));
+const failed: string[] = [];
+
+for (const b of BENCHMARKS) {
+  if (only && !only.includes(b.name)) continue;
+  const file = path.join(import.meta.dirname, b.file);
+  if (!existsSync(file)) continue;
+  console.info(`\n######## ${b.name}: ${b.about}`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...passThrough], { stdio: 'inherit' });
+  if (r.status !== 0) failed.push(b.name);
+}
+if (failed.length) {
+  console.error(`\nbenchmarks that failed: ${failed.join(', ')}`);
+  process.exitCode = 1;
+}
