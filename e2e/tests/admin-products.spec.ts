@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { adminApi, createProduct, makePng, uniqueWord, uploadPng } from './catalogue-data';
 import { DEMO_ADMIN, expect, signIn, test } from './fixtures';
 
@@ -129,4 +130,9 @@ test('/admin/product with no id creates a draft and opens its edit page', async 
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/product');
   await expect(page).toHaveURL(/\/admin\/product\/[0-9a-f]{24}$/);
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Sample name');
+  // The form is labelled and accessible, also while it shows its messages.
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Image is required')).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
 import { adminApi, createProduct, uniqueWord, uploadPng } from './catalogue-data';
 import { expect, signIn, signUpViaApi, test, uniqueEmail } from './fixtures';
@@ -171,4 +172,29 @@ test('writing a review: sign in from the product page, submit, see it first; a s
   await page.getByLabel('Comments').fill('Again');
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('alert')).toHaveText('You have already submitted a review for this product');
+});
+
+test('home: the title and product cards; the first row loads eagerly, the rest lazily', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Smart Finds. Joyfully Delivered' })).toBeVisible();
+  const cards = page.locator('.product-card');
+  await expect(cards.first()).toBeVisible();
+  expect(await cards.count()).toBeGreaterThan(2);
+  await expect(cards.nth(0).locator('img')).toHaveAttribute('loading', 'eager');
+  await expect(cards.nth(0).locator('img')).toHaveAttribute('fetchpriority', 'high');
+  await expect(cards.nth(2).locator('img')).toHaveAttribute('loading', 'lazy');
+  const name = await cards.nth(0).locator('.card-title').innerText();
+  await cards.nth(0).getByRole('link', { name }).click();
+  await expect(page).toHaveURL(/\/product\/[a-z0-9-]+$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+});
+
+test('the catalogue pages have no WCAG A/AA violations in their main content', async ({ page }) => {
+  for (const path of ['/', `/product/${slugOf(product.charlie.name)}`, `/search?query=${word}`]) {
+    await page.goto(path);
+    await expect(page.locator('main h1')).toBeVisible();
+    await expect(page.locator('main [role="status"] .spinner-border')).toHaveCount(0);
+    const results = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(results.violations.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
 });

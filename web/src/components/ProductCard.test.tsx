@@ -65,3 +65,10 @@ describe('Price', () => {
     expect(screen.queryByText(/% OFF/)).not.toBeInTheDocument();
   });
 });
+
+describe('ProductCard links', () => {
+  it('a saved supplier product links to its CJ page', () => {
+    renderPage(<ProductCard product={makeProduct({ name: 'CJ Lamp', slug: 'cj-lamp', cjData: { pid: 'P1', variants: [{ vid: 'V1' }] } })} />);
+    expect(screen.getByRole('link', { name: 'CJ Lamp' })).toHaveAttribute('href', '/cj-product/cj-lamp');
+  });
+});

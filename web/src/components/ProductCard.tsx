@@ -7,7 +7,8 @@ import { Rating } from './Rating';
 export type ProductCardProduct = Pick<
   Product,
   '_id' | 'name' | 'slug' | 'image' | 'price' | 'finalPrice' | 'rating' | 'numReviews' | 'countInStock' | 'isTodaysDeal' | 'isGift' | 'isOnSale' | 'saleDiscount'
->;
+> &
+  Partial<Pick<Product, 'cjData'>>;
 
 // Square box reserved before the image arrives, so the grid never shifts.
 const imageStyle = { aspectRatio: '1 / 1', objectFit: 'contain', width: '100%', height: 'auto' } as const;
@@ -21,7 +22,8 @@ interface ProductCardProps {
 
 /** A product in a grid: image, name, rating with review count, price (sale price struck through) and badges. */
 export function ProductCard({ product, isPriority = false, headingLevel: Heading = 'h2' }: ProductCardProps) {
-  const href = paths.product(product.slug);
+  // Saved supplier (CJ) products have their own page.
+  const href = product.cjData ? paths.cjProduct(product.slug) : paths.product(product.slug);
   const isOutOfStock = product.countInStock <= 0;
   return (
     <div className="card h-100 product-card">

@@ -86,7 +86,10 @@ export default function ProductListPage() {
                 {data.products.map((product) => (
                   <tr key={product._id}>
                     <td className="font-monospace small">{product._id}</td>
-                    <td>{product.name}</td>
+                    <td>
+                      {product.name}
+                      {product.isDraft && <span className="badge text-bg-secondary ms-2">Draft</span>}
+                    </td>
                     <td>{formatMoney(product.price)}</td>
                     <td>{product.category}</td>
                     <td>{product.brand}</td>

@@ -11,8 +11,8 @@ import { useSearchProducts } from '../api/search-products';
 import { SearchFilters } from '../components/SearchFilters';
 import { hasActiveFilters, parseSearchFilters, resultsSummary, SORT_OPTIONS, tagLabel } from '../lib/search-filters';
 
-/** Cards in the first row of the 3-column grid load eagerly. */
-const EAGER_CARDS = 3;
+/** The first row on a phone (2 per row) loads at once with high priority; the rest lazily. */
+const EAGER_CARDS = 2;
 
 export default function SearchPage() {
   const [searchParams] = useSearchParams();
