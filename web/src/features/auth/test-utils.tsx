@@ -1,12 +1,15 @@
 /* Test helpers for the auth, profile and shell tests (not part of the app bundle). */
 import type { User } from '@shop/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import { useLayoutEffect, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { vi } from 'vitest';
 import { DEFAULT_PAYMENT_METHOD, StoreProvider, useStore, type StoreAction, type StoreState } from '../../app/store';
+
+// Generous waits: the whole web suite runs files in parallel and a busy machine is slow to render.
+configure({ asyncUtilTimeout: 5000 });
 
 export const customer: User = { _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Jane Customer', email: 'jane@example.com', isAdmin: false };
 export const admin: User = { _id: 'bbbbbbbbbbbbbbbbbbbbbbbb', name: 'Admin', email: 'admin@example.com', isAdmin: true };
