@@ -11,6 +11,7 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
+  outputDir: `test-results/port-${port}`,
   use: {
     baseURL,
     trace: 'retain-on-failure',
