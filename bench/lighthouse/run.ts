@@ -98,7 +98,19 @@ async function main() {
   let failed = false;
   try {
     for (const [name, pagePath] of pages) {
-      const report = runLighthouse(`${baseUrl}${pagePath}`, outDir, name);
+      // Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): try again.
+      let report: LighthouseReport | null = null;
+      for (let attempt = 1; attempt <= 3 && !report; attempt++) {
+        try {
+          const r = runLighthouse(`${baseUrl}${pagePath}`, outDir, name);
+          if (r.runtimeError && attempt < 3) console.warn(`  ${pagePath}: ${r.runtimeError.message} (retrying)`);
+          else report = r;
+        } catch (err) {
+          if (attempt === 3) throw err;
+          console.warn(`  ${pagePath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (retrying)`);
+        }
+      }
+      if (!report) throw new Error(`lighthouse gave no report for ${pagePath}`);
       if (report.runtimeError) console.warn(`${name}: ${report.runtimeError.message}`);
       const row: Record<string, string | number> = { page: pagePath };
       for (const c of CATEGORIES) {

@@ -5,10 +5,11 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { useProducts } from '../api/get-products';
 
 /**
- * The first row on a phone (2 per row) loads at once with high priority: one of them is the largest
- * paint. The rest load lazily (in-view ones still load right after layout on wide screens).
+ * The first two rows on a phone (2 per row) are in view: they load at once with high priority, one
+ * of them is the largest paint (sub-pixel widths can make the second row's image the "largest").
+ * The rest load lazily.
  */
-const EAGER_CARDS = 2;
+const EAGER_CARDS = 4;
 
 // Plain Bootstrap markup for alerts: the home page is in the initial bundle, react-bootstrap's Alert
 // (with its transitions) is not.

@@ -11,8 +11,12 @@ import { useSearchProducts } from '../api/search-products';
 import { SearchFilters } from '../components/SearchFilters';
 import { hasActiveFilters, parseSearchFilters, resultsSummary, SORT_OPTIONS, tagLabel } from '../lib/search-filters';
 
-/** The first row on a phone (2 per row) loads at once with high priority; the rest lazily. */
-const EAGER_CARDS = 2;
+/**
+ * The first two rows on a phone (2 per row) are in view: they load at once with high priority, one
+ * of them is the largest paint (sub-pixel widths can make the second row's image the "largest").
+ * The rest load lazily.
+ */
+const EAGER_CARDS = 4;
 
 export default function SearchPage() {
   const [searchParams] = useSearchParams();
