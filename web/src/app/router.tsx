@@ -1,12 +1,12 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { LoadingBox } from '../components/LoadingBox';
+import { PageLoading } from '../components/PageLoading';
 import HomePage from '../features/products/pages/HomePage';
 import { AdminRoute, GuestOnlyRoute, ProtectedRoute } from './guards';
 import { Layout } from './layout/Layout';
 
 const page = (Page: LazyExoticComponent<ComponentType>) => (
-  <Suspense fallback={<LoadingBox />}>
+  <Suspense fallback={<PageLoading />}>
     <Page />
   </Suspense>
 );

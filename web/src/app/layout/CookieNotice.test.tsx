@@ -21,7 +21,7 @@ describe('CookieNotice', () => {
     });
     const notice = screen.getByRole('region', { name: 'Cookie notice' });
     expect(notice.querySelector('p')).toHaveTextContent(TEXT);
-    expect(screen.getByRole('link', { name: 'Learn more' })).toHaveAttribute('href', '/privacy');
+    expect(screen.getByRole('link', { name: 'Learn more about how we use cookies' })).toHaveAttribute('href', '/privacy');
     expect(screen.getByRole('button', { name: 'Got it' })).toBeInTheDocument();
   });
 

@@ -26,7 +26,9 @@ export function CookieNotice({ delayMs = COOKIE_NOTICE_DELAY_MS }: { delayMs?: n
     <section className="shop-cookie-notice" role="region" aria-label="Cookie notice">
       <div className="container d-flex flex-column flex-sm-row align-items-center justify-content-between gap-2 py-2">
         <p className="mb-0 small">
-          This website uses cookies to ensure you get the best experience on our website. <Link to={paths.privacy}>Learn more</Link>
+          This website uses cookies to ensure you get the best experience on our website. <Link to={paths.privacy}>
+            Learn more{' '}<span className="visually-hidden">about how we use cookies</span>
+          </Link>
         </p>
         <button type="button" className="btn btn-warning btn-sm flex-shrink-0" onClick={accept}>
           Got it
