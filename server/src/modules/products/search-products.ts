@@ -74,7 +74,8 @@ export async function searchProducts(db: Executor, cache: CatalogueCache, q: Pro
   let fuzzyKey: string | undefined;
 
   if (q.query !== 'all') {
-    const text = q.query;
+    // Full-text and trigram matching both ignore case, so one spelling serves every casing.
+    const text = q.query.toLowerCase();
     const tsquery = toPrefixTsQuery(text);
     const fullText = tsquery ? sql`${products.searchVector} @@ to_tsquery('english', ${tsquery})` : null;
     const fuzzy = sql`${text} <% ${products.name}`;

@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { products } from '../../db/schema.ts';
+import { createAdmin, createTestApp, type TestApp, type TestUser } from '../../test/test-app.ts';
+import { createCatalogueCache } from './catalogue-cache.ts';
+import { insertProduct } from './test-factories.ts';
+
+describe('micro-cached storefront reads', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t);
+  });
+  afterAll(async () => { await t.close(); });
+
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+  it('serves a repeated read from memory until the catalogue changes on this instance', async () => {
+    const p = await insertProduct(t, { name: 'Cached Kettle', slug: 'cached-kettle', price: 30 });
+    const first = await get('/api/products/search?query=kettle');
+    expect(first.json().products[0].price).toBe(30);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+
+    // A change made behind the app's back (another instance) shows after the TTL...
+    await t.database.db.update(products).set({ price: 35 }).where(eq(products.id, p.id));
+    expect((await get('/api/products/search?query=kettle')).body).toBe(first.body);
+    expect((await get('/api/products/search?query=KETTLE')).body).toBe(first.body);
+    expect((await get('/api/products/slug/cached-kettle')).json().price).toBe(35);
+    await t.database.db.update(products).set({ price: 36 }).where(eq(products.id, p.id));
+    expect((await get('/api/products/slug/cached-kettle')).json().price).toBe(35);
+    // ...unless the client asks for a fresh answer...
+    expect((await get('/api/products/search?query=kettle', { 'cache-control': 'no-cache' })).json().products[0].price).toBe(36);
+    expect((await get('/api/products/slug/cached-kettle', { 'cache-control': 'no-cache' })).json().price).toBe(36);
+
+    // ...and a write through this instance clears it at once.
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/products/${p.id}`, headers: { cookie: admin.cookie } });
+    expect(del.statusCode).toBe(200);
+    expect((await get('/api/products/search?query=kettle')).json().countProducts).toBe(0);
+    expect((await get('/api/products/slug/cached-kettle')).statusCode).toBe(404);
+  });
+
+  it('does not cache failures', async () => {
+    expect((await get('/api/products/slug/later')).statusCode).toBe(404);
+    await insertProduct(t, { name: 'Later', slug: 'later' });
+    expect((await get('/api/products/slug/later')).statusCode).toBe(200);
+  });
+
+  it('expires entries, shares concurrent loads and forgets loads that raced with a clear', async () => {
+    let now = 0;
+    const cache = createCatalogueCache(() => now);
+    let loads = 0;
+    const load = async () => { loads += 1; return loads; };
+    const [a, b] = await Promise.all([cache.remember('k', 100, load), cache.remember('k', 100, load)]);
+    expect([a, b, loads]).toEqual([1, 1, 1]);
+    now = 50;
+    expect(await cache.remember('k', 100, load)).toBe(1);
+    now = 150;
+    expect(await cache.remember('k', 100, load)).toBe(2);
+    let release: (v: number) => void = () => undefined;
+    const slow = cache.remember('s', 100, () => new Promise<number>((r) => { release = r; }));
+    cache.clear();
+    release(7);
+    expect(await slow).toBe(7);
+    expect(await cache.remember('s', 100, async () => 8)).toBe(8);
+    await expect(cache.remember('e', 100, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    expect(await cache.remember('e', 100, async () => 9)).toBe(9);
+  });
+});
