@@ -41,8 +41,3 @@ export type ShippingAddressBody = z.infer<typeof shippingAddressBodySchema>;
 
 export const addressBodySchema = shippingAddressBodySchema.extend({ isDefault: z.boolean().optional() });
 export type AddressBody = z.infer<typeof addressBodySchema>;
-
-export const ADDRESS_LIMIT = 50;
-export const DUPLICATE_ADDRESS_MESSAGE = 'This address already exists in your address book';
-export const ADDRESS_NOT_FOUND_MESSAGE = 'Address not found';
-export const ADDRESS_DELETED_MESSAGE = 'Address deleted successfully';

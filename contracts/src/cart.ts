@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { CART_MAX_LINES, CART_MAX_QUANTITY } from './constants.ts';
 import { cjDataSchema, productSchema } from './products.ts';
 
 /**
@@ -38,14 +39,6 @@ export const cartSchema = z.object({
   notices: z.array(z.string()).optional(),
 });
 export type Cart = z.infer<typeof cartSchema>;
-
-export const CART_MAX_QUANTITY = 999;
-export const CART_MAX_LINES = 100;
-
-export const OUT_OF_STOCK_MESSAGE = 'Sorry. Product is out of stock';
-export const PRODUCT_ID_REQUIRED_MESSAGE = 'Product ID is required to remove item from cart';
-export const PRODUCT_NOT_FOUND_MESSAGE = 'Product not found';
-export const CART_ITEM_NOT_FOUND_MESSAGE = 'Item not found in cart';
 
 const productIdField = z
   .string({ error: 'Product ID is required' })

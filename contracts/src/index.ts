@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './constants.ts';
 export * from './users.ts';
 export * from './products.ts';
 export * from './cart.ts';

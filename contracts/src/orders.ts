@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { shippingAddressBodySchema } from './addresses.ts';
 import { idSchema } from './common.ts';
+import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_PROVIDERS } from './constants.ts';
 
 /**
  * Orders and payment. Money is USD; every amount is computed by the server (2 decimals, shipping 0,
@@ -47,9 +48,6 @@ export const orderShippingAddressSchema = z.object({
 });
 export type OrderShippingAddress = z.infer<typeof orderShippingAddressSchema>;
 
-export const PAYMENT_PROVIDERS = ['paypal', 'demo'] as const;
-export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
-
 export const paymentResultSchema = z.object({
   provider: z.enum(PAYMENT_PROVIDERS),
   /** PayPal capture id, or a demo reference. */
@@ -85,9 +83,6 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
-export const PAYMENT_METHODS = ['PayPal'] as const;
-export const DEFAULT_PAYMENT_METHOD = 'PayPal';
-
 export const placeOrderBodySchema = z.object({
   /** An address from the user's address book... */
   addressId: idSchema.optional(),
@@ -121,28 +116,3 @@ export const paymentConfigSchema = z.object({
   demoPaymentsAllowed: z.boolean(),
 });
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
-
-export const DEMO_CLIENT_ID = 'demo';
-export const DEMO_PAYMENT_LABEL = 'Demo payment: no money is taken';
-
-export const ORDER_MESSAGES = {
-  notFound: 'Order Not Found',
-  cartEmpty: 'Cart is empty',
-  addressRequired: 'Shipping address is required',
-  paid: 'Order is paid successfully',
-  alreadyPaid: 'Order is paid',
-  delivered: 'Order is delivered',
-  undelivered: 'Order status updated to not delivered',
-  deleted: 'Order deleted successfully',
-  notPaid: 'Order is not paid yet',
-  expired: 'This order has expired. Please place a new order.',
-  productsUnavailable: 'Some products in your cart are no longer available. Please review your cart.',
-  paypalError: 'Error in connecting to PayPal',
-  paymentNotCompleted: 'The PayPal payment was not completed',
-  paymentMismatch: 'The PayPal payment does not match this order',
-  paymentReused: 'This payment has already been used for another order',
-  demoDisabled: 'Demo payments are disabled on this server',
-  demoUnavailable: 'Demo payments are not available: pay with PayPal',
-  paypalUnavailable: 'PayPal is not configured on this server',
-  paymentRequired: 'Payment details are required',
-} as const;

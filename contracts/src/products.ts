@@ -1,5 +1,19 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import {
+  ADMIN_PAGE_SIZE,
+  PRODUCT_FORM_MESSAGES,
+  PRODUCT_PRICE_MAX,
+  REVIEW_MESSAGES,
+  SEARCH_MAX_PAGE,
+  SEARCH_MESSAGES,
+  SEARCH_ORDERS,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_TAGS,
+  SLUG_PATTERN,
+  type SearchOrder,
+  type SearchTag,
+} from './constants.ts';
 
 export const reviewSchema = z.object({
   _id: idSchema,
@@ -48,55 +62,6 @@ export type Product = z.infer<typeof productSchema>;
 // ---------------------------------------------------------------------------------------------
 // Search (GET products/search)
 // ---------------------------------------------------------------------------------------------
-
-export const SEARCH_ORDERS = ['newest', 'lowest', 'highest', 'toprated'] as const;
-export type SearchOrder = (typeof SEARCH_ORDERS)[number];
-/** Labels of the Sort by dropdown, in the spec's words. */
-export const SEARCH_ORDER_LABELS: Record<SearchOrder, string> = {
-  newest: 'Newest Arrivals',
-  lowest: 'Price: Low to High',
-  highest: 'Price: High to Low',
-  toprated: 'Avg. Customer Reviews',
-};
-/**
- * Price Range filter values. A range `min-max` is applied to the price the shopper pays (after the
- * sale discount): `min <= finalPrice`, and when `max` is a whole number `finalPrice < max + 1`, so
- * whole-dollar buckets leave no gap (49.99 and 50.50 are both in 1-50). Any well-formed range is
- * accepted, not only these three.
- */
-export const PRICE_BUCKETS = ['1-50', '51-200', '201-1000'] as const;
-export const PRICE_BUCKET_LABELS: Record<(typeof PRICE_BUCKETS)[number], string> = {
-  '1-50': '$1 to $50',
-  '51-200': '$51 to $200',
-  '201-1000': '$201 to $1000',
-};
-/** Customer Rating filter: "N stars & up" (rating >= N). */
-export const RATING_FILTERS = [4, 3, 2, 1] as const;
-export const SEARCH_TAGS = ['todays-deal', 'gifts', 'on-sale'] as const;
-export type SearchTag = (typeof SEARCH_TAGS)[number];
-/** Sub-header labels of the tags. */
-export const SEARCH_TAG_LABELS: Record<SearchTag, string> = {
-  'todays-deal': 'Todays Deal',
-  gifts: 'Gifts',
-  'on-sale': 'On Sale',
-};
-/** 12 fills both the 2-per-row (small) and 3-per-row (large) result grid. */
-export const SEARCH_PAGE_SIZE = 12;
-export const SEARCH_MAX_PAGE = 100_000;
-export const SEARCH_QUERY_MAX_LENGTH = 200;
-/** How many products the home grid shows (newest first). */
-export const HOME_PRODUCTS_LIMIT = 24;
-
-export const SEARCH_MESSAGES = {
-  query: `Search text must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
-  category: 'Category must be at most 100 characters',
-  price: "Price must be 'all' or a range like 1-50",
-  rating: "Rating must be 'all' or a whole number from 1 to 5",
-  order: `Sort order must be one of: ${SEARCH_ORDERS.join(', ')}`,
-  page: 'Page must be a whole number of at least 1',
-  pageMax: `Page must be at most ${SEARCH_MAX_PAGE}`,
-  tag: `Tag must be 'all' or one of: ${SEARCH_TAGS.join(', ')}`,
-} as const;
 
 const PRICE_RANGE = /^(\d{1,7}(?:\.\d{1,2})?)-(\d{1,7}(?:\.\d{1,2})?)$/;
 
@@ -176,8 +141,6 @@ export type ProductSearchResponse = z.infer<typeof productSearchResponseSchema>;
 // Administration
 // ---------------------------------------------------------------------------------------------
 
-export const ADMIN_PAGE_SIZE = 10;
-
 export const adminProductsQuerySchema = z.object({
   page: pageParam(SEARCH_MESSAGES.page),
   pageSize: z
@@ -198,31 +161,6 @@ export const adminProductListResponseSchema = z.object({
   countProducts: z.number().int(),
 });
 export type AdminProductListResponse = z.infer<typeof adminProductListResponseSchema>;
-
-/** The spec's messages for the product form; the server answers them as `fieldErrors`. */
-export const PRODUCT_FORM_MESSAGES = {
-  idRequired: 'Product ID is required',
-  categoryBrandDescriptionRequired: 'Category, Brand, and Description are required fields',
-  name: 'Name is required',
-  slug: 'Slug is required',
-  slugFormat: 'Slug may only contain lowercase letters, numbers and hyphens',
-  slugTaken: 'Slug is already in use',
-  price: 'Price must be greater than 0',
-  priceMax: 'Price must be at most 1000000',
-  image: 'Image is required',
-  category: 'Category is required',
-  brand: 'Brand is required',
-  countInStock: 'Count in stock must be greater than 0',
-  description: 'Description is required',
-  saleDiscount: 'Sale discount must be between 1 and 100',
-  created: 'Product created successfully',
-  updated: 'Product updated successfully',
-  deleted: 'Product deleted successfully',
-  notFound: 'Product not found',
-} as const;
-
-export const PRODUCT_PRICE_MAX = 1_000_000;
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 const M = PRODUCT_FORM_MESSAGES;
 const requiredText = (message: string, max: number) =>
@@ -302,15 +240,6 @@ export type ProductCreateResponse = z.infer<typeof productCreateResponseSchema>;
 // Reviews
 // ---------------------------------------------------------------------------------------------
 
-export const REVIEW_MESSAGES = {
-  required: 'Please enter comment and rating',
-  rating: 'Rating must be a whole number from 1 to 5',
-  commentMax: 'Comment must be at most 2000 characters',
-  duplicate: 'You have already submitted a review for this product',
-  created: 'Review submitted successfully',
-} as const;
-export const REVIEW_RATING_LABELS = { 1: 'Poor', 2: 'Fair', 3: 'Good', 4: 'Very good', 5: 'Excellent' } as const;
-
 /** Body of POST products/{productId}/reviews. A `name` sent by older clients is ignored: it comes from the account. */
 export const createReviewBodySchema = z.object({
   rating: z.union([z.number(), z.string()], { error: REVIEW_MESSAGES.required }).nullish(),
@@ -331,12 +260,5 @@ export type CreateReviewResponse = z.infer<typeof createReviewResponseSchema>;
 // Upload
 // ---------------------------------------------------------------------------------------------
 
-export const UPLOAD_MAX_MB = 5;
-export const UPLOAD_MESSAGES = {
-  tooLarge: `File too large (max ${UPLOAD_MAX_MB} MB)`,
-  noFile: "No file uploaded: send the image as multipart field 'file'",
-  notImage: 'File is not a supported image (JPEG, PNG, WebP, GIF or AVIF)',
-  tooManyPixels: 'Image dimensions are too large',
-} as const;
 export const uploadResponseSchema = z.object({ secure_url: z.string(), message: z.string().optional() });
 export type UploadResponse = z.infer<typeof uploadResponseSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { PASSWORD_MIN } from './constants.ts';
 
 export const userSchema = z.object({
   _id: idSchema,
@@ -17,7 +18,6 @@ export const signInBodySchema = z.object({
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;
 
-export const PASSWORD_MIN = 8;
 const newPassword = z.string({ error: 'Password is required' })
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
   .max(200, 'Password must be at most 200 characters');
@@ -49,32 +49,3 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 /** GET users/current: the signed-in user, or null. */
 export const currentUserResponseSchema = userSchema.nullable();
-
-export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that email, we have sent a password reset link.';
-export const RESET_PASSWORD_SUCCESS = 'Password has been reset. You can now sign in.';
-export const INVALID_RESET_TOKEN = 'Password reset link is invalid or has expired';
-export const INVALID_CREDENTIALS = 'Invalid email or password';
-
-/** Sign-up with an e-mail that already has an account (compared case-insensitively). */
-export const USER_EXISTS = 'User already exists';
-/** Profile update to an e-mail that belongs to another account. */
-export const EMAIL_IN_USE = 'Email is already in use by another account';
-export const SIGNED_OUT_MESSAGE = 'Signed out successfully';
-/** users/refresh-token without a refresh cookie. */
-export const REFRESH_TOKEN_MISSING = 'Not signed in. Please sign in.';
-/** users/refresh-token with an unknown, expired or revoked session. */
-export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
-/** users/refresh-token with a refresh token that was already used: the whole session is revoked. */
-export const REFRESH_TOKEN_REUSED = 'This session has been ended for your security. Please sign in again.';
-/**
- * GET users/current with no valid access cookie but a live refresh cookie: 401 with code
- * ACCESS_TOKEN_EXPIRED, so the client refreshes the session and replays (a stale access token must
- * not read as "signed out").
- */
-export const ACCESS_TOKEN_EXPIRED = 'Your access token has expired. Refresh the session.';
-/** 429 on sign-in, sign-up, forgot and reset password. */
-export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again later.';
-/** Client-side check on sign-up, profile and reset (SPEC section 5). */
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
-/** Reset tokens are valid this long after forgot-password. */
-export const RESET_TOKEN_TTL_MINUTES = 60;

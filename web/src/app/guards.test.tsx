@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useSignOut } from '../features/auth/hooks/use-session';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { admin, customer, makeState, mockApi, renderWithProviders } from '../features/auth/test-utils';
+import { admin, customer, makeState, mockApi, renderWithProviders } from '../test/render';
 import { AdminRoute, GuestOnlyRoute, ProtectedRoute } from './guards';
 
 afterEach(() => vi.unstubAllGlobals());

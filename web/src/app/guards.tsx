@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoadingBox } from '../components/LoadingBox';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
@@ -19,24 +19,28 @@ function useSessionUser() {
   return { user: state.userInfo ?? (needsLookup ? current.data ?? null : null), isPending: needsLookup && current.isPending };
 }
 
-/** Signed-in routes: anonymous visitors go to /signin (and come back afterwards). */
-export function ProtectedRoute({ children }: { children: ReactNode }) {
-  const { user, isPending } = useSessionUser();
-  const location = useLocation();
-  if (isPending) return <LoadingBox />;
-  if (!user) return <Navigate to={signinTarget(location.pathname + location.search)} replace />;
-  return <>{children}</>;
-}
-
-/** Admin routes: anonymous visitors and customers go to /signin. The server enforces it too. */
-export function AdminRoute({ children }: { children: ReactNode }) {
+/**
+ * What a signed-in route shows instead of its page: a LoadingBox while the session is looked up, a
+ * redirect to /signin without a session (and, with `adminOnly`, for a customer); null when the page may show.
+ */
+function useSignedInGuard(adminOnly: boolean): ReactElement | null {
   const { user, isPending } = useSessionUser();
   const location = useLocation();
   if (isPending) return <LoadingBox />;
   if (!user) return <Navigate to={signinTarget(location.pathname + location.search)} replace />;
   // A signed-in customer has nothing to sign in to here; /signin sends signed-in users on to /.
-  if (!user.isAdmin) return <Navigate to="/signin" replace />;
-  return <>{children}</>;
+  if (adminOnly && !user.isAdmin) return <Navigate to="/signin" replace />;
+  return null;
+}
+
+/** Signed-in routes: anonymous visitors go to /signin (and come back afterwards). */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  return useSignedInGuard(false) ?? <>{children}</>;
+}
+
+/** Admin routes: anonymous visitors and customers go to /signin. The server enforces it too. */
+export function AdminRoute({ children }: { children: ReactNode }) {
+  return useSignedInGuard(true) ?? <>{children}</>;
 }
 
 /** Forgot/reset password: signed-in users are sent to /. */

@@ -6,7 +6,6 @@ export const paths = {
   cart: '/cart',
   search: '/search',
   signin: '/signin',
-  signinWithRedirect: (redirect: string) => `/signin?redirect=${encodeURIComponent(redirect)}`,
   signup: '/signup',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',

@@ -1,21 +1,10 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { customer, makeState } from '../features/auth/test-utils';
+import { makeCartItem } from '../features/cart/test-utils';
+import { customer, makeState } from '../test/render';
 import { DEFAULT_PAYMENT_METHOD, StoreProvider, storeReducer, type CartItem } from './store';
 
-const item: CartItem = {
-  _id: '111111111111111111111111',
-  name: 'Blue Mug',
-  slug: 'blue-mug',
-  image: '/images/mug.jpg',
-  price: 9,
-  countInStock: 5,
-  quantity: 2,
-  isOnSale: false,
-  saleDiscount: 0,
-  isTodaysDeal: false,
-  isGift: false,
-};
+const item: CartItem = makeCartItem({ quantity: 2, isOnSale: false, saleDiscount: 0 });
 const address = { fullName: 'Jane', address: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 
 describe('storeReducer sign-in state', () => {

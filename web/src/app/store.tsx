@@ -1,4 +1,5 @@
 import type { CjData, Product, User } from '@shop/contracts';
+import type { DEFAULT_PAYMENT_METHOD as CONTRACT_DEFAULT_PAYMENT_METHOD } from '@shop/contracts/constants';
 import { createContext, useContext, useEffect, useMemo, useReducer, type Dispatch, type ReactNode } from 'react';
 import { readJson, removeKey, storageKeys, writeJson } from '../lib/storage';
 
@@ -29,7 +30,11 @@ export interface ShippingAddress {
 }
 
 export type Mode = 'light' | 'dark';
-export const DEFAULT_PAYMENT_METHOD = 'PayPal';
+/**
+ * The contract's default, written out because a run-time import would put the contract constants
+ * into the initial chunk; the type makes the compiler check that the two agree.
+ */
+export const DEFAULT_PAYMENT_METHOD = 'PayPal' satisfies typeof CONTRACT_DEFAULT_PAYMENT_METHOD;
 
 export interface StoreState {
   userInfo: User | null;

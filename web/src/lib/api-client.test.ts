@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi } from '../features/auth/test-utils';
+import { mockApi } from '../test/render';
 import { api, ApiError, SESSION_EXPIRED_EVENT } from './api-client';
 
 describe('api client', () => {

@@ -2,9 +2,10 @@ import type { Product, Review, User } from '@shop/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { loadInitialState, StoreProvider, type StoreState } from '../app/store';
+import { LocationProbe } from './render';
 
 /** Test data and rendering for the catalogue features (products, search, admin products). */
 
@@ -42,16 +43,8 @@ export function makeReview(overrides: Partial<Review> = {}): Review {
   return { _id: hexId(), name: 'Jane Customer', rating: 5, comment: 'Lovely.', createdAt: '2025-02-03T12:00:00.000Z', ...overrides };
 }
 
-export const customer: User = { _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Jane Customer', email: 'jane@example.com', isAdmin: false };
-export const admin: User = { _id: 'bbbbbbbbbbbbbbbbbbbbbbbb', name: 'Admin', email: 'admin@example.com', isAdmin: true };
-
 export function stateWith(userInfo: User | null): StoreState {
   return { ...loadInitialState(), userInfo };
-}
-
-function LocationProbe() {
-  const location = useLocation();
-  return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
 /**

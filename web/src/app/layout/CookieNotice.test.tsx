@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../features/auth/test-utils';
+import { renderWithProviders } from '../../test/render';
 import { CookieNotice } from './CookieNotice';
 
 const TEXT = 'This website uses cookies to ensure you get the best experience on our website. Learn more';

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderWithProviders } from '../../features/auth/test-utils';
+import { mockApi, renderWithProviders } from '../../test/render';
 import { Footer } from './Footer';
 
 afterEach(() => vi.unstubAllGlobals());

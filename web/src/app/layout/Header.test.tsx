@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { admin, customer, makeState, mockApi, renderWithProviders } from '../../features/auth/test-utils';
+import { admin, customer, makeState, mockApi, renderWithProviders } from '../../test/render';
 import type { CartItem } from '../store';
 import { Header } from './Header';
 

@@ -1,4 +1,5 @@
-import { ADMIN_PAGE_SIZE, type AdminProductListResponse } from '@shop/contracts';
+import type { AdminProductListResponse } from '@shop/contracts';
+import { ADMIN_PAGE_SIZE } from '@shop/contracts/constants';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 

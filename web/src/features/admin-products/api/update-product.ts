@@ -1,23 +1,10 @@
 import type { ProductUpdateResponse } from '@shop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { ProductFormOutput } from '../lib/product-form-schema';
 
-export interface UpdateProductBody {
-  _id: string;
-  name: string;
-  slug: string;
-  price: number;
-  image: string;
-  images: string[];
-  category: string;
-  brand: string;
-  countInStock: number;
-  description: string;
-  isTodaysDeal: boolean;
-  isGift: boolean;
-  isOnSale: boolean;
-  saleDiscount: number;
-}
+/** The product form's checked values and the product's id. */
+export type UpdateProductBody = ProductFormOutput & { _id: string };
 
 /** PUT products/{id}: 400 carries { message, fieldErrors } for the form. */
 export const updateProduct = (body: UpdateProductBody) => api.put<ProductUpdateResponse>(`products/${body._id}`, body);

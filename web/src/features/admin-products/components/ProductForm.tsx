@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Product } from '@shop/contracts';
+import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
 import { toast } from 'react-toastify';
@@ -108,7 +109,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
   const submit = async (values: ProductFormOutput) => {
     try {
       await updateProduct.mutateAsync({ _id: product._id, ...values });
-      toast.success('Product updated successfully');
+      toast.success(PRODUCT_FORM_MESSAGES.updated);
       onSaved();
     } catch (err) {
       if (err instanceof ApiError && err.fieldErrors && Object.keys(err.fieldErrors).length > 0) {

@@ -1,3 +1,4 @@
+import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -20,7 +21,7 @@ function NewProduct() {
     started.current = true;
     createProduct()
       .then((product) => {
-        toast.success('Product created successfully');
+        toast.success(PRODUCT_FORM_MESSAGES.created);
         navigate(paths.admin.product(product._id), { replace: true });
       })
       .catch((err: unknown) => {

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { admin, makeProduct, mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
+import { makeProduct, mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
+import { admin } from '../../../test/render';
 import ProductListPage from './ProductListPage';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

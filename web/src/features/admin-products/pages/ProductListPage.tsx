@@ -1,4 +1,5 @@
 import type { Product } from '@shop/contracts';
+import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -33,7 +34,7 @@ export default function ProductListPage() {
   const confirmCreate = async () => {
     try {
       const product = await createProduct.mutateAsync();
-      toast.success('Product created successfully');
+      toast.success(PRODUCT_FORM_MESSAGES.created);
       setCreateOpen(false);
       navigate(paths.admin.product(product._id));
     } catch (err) {
@@ -46,7 +47,7 @@ export default function ProductListPage() {
     if (!toDelete) return;
     try {
       await deleteProduct.mutateAsync(toDelete._id);
-      toast.success('Product deleted successfully');
+      toast.success(PRODUCT_FORM_MESSAGES.deleted);
     } catch (err) {
       toast.error(getErrorMessage(err));
     } finally {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeState, mockApi, renderWithProviders } from '../test-utils';
+import { customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
 import { IdleTimer } from './IdleTimer';
 // Loaded up front so the lazy dialog resolves without real waiting under fake timers.
 import './IdleWarningDialog';

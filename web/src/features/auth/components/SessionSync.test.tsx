@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_EXPIRED_EVENT } from '../../../lib/api-client';
-import { customer, makeState, mockApi, renderWithProviders } from '../test-utils';
+import { customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
 import { SessionSync } from './SessionSync';
 
 afterEach(() => vi.unstubAllGlobals());

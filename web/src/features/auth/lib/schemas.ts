@@ -1,8 +1,9 @@
-import { PASSWORD_MIN } from '@shop/contracts';
+import { PASSWORD_MIN, PASSWORDS_DO_NOT_MATCH } from '@shop/contracts/constants';
 import { z } from 'zod';
 
-/** Client-side checks of the auth screens (SPEC section 5); the server checks again. */
-export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+/* Client-side checks of the auth and profile screens (SPEC section 5); the server checks again. */
+
+export const requiredName = z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters');
 
 export const requiredEmail = z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address'));
 
@@ -10,6 +11,8 @@ export const newPassword = z
   .string()
   .min(1, 'Password is required')
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`);
+
+const confirmPassword = z.string().min(1, 'Please confirm your password');
 
 /** Checked whenever both passwords are filled in, even while other fields still have errors. */
 const passwordsMatch = {
@@ -29,10 +32,10 @@ export type SignInForm = z.infer<typeof signInFormSchema>;
 
 export const signUpFormSchema = z
   .object({
-    name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+    name: requiredName,
     email: requiredEmail,
     password: newPassword,
-    confirmPassword: z.string().min(1, 'Please confirm your password'),
+    confirmPassword,
   })
   .refine((v) => v.password === v.confirmPassword, passwordsMatch);
 export type SignUpForm = z.infer<typeof signUpFormSchema>;
@@ -43,7 +46,7 @@ export type ForgotPasswordForm = z.infer<typeof forgotPasswordFormSchema>;
 export const resetPasswordFormSchema = z
   .object({
     password: newPassword,
-    confirmPassword: z.string().min(1, 'Please confirm your password'),
+    confirmPassword,
   })
   .refine((v) => v.password === v.confirmPassword, passwordsMatch);
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;

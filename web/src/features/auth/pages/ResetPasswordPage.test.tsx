@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderWithProviders } from '../test-utils';
+import { mockApi, renderWithProviders } from '../../../test/render';
 import ResetPasswordPage from './ResetPasswordPage';
 
 afterEach(() => {

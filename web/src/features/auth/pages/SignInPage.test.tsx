@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentUserKey } from '../api/get-current-user';
-import { customer, makeState, mockApi, renderWithProviders } from '../test-utils';
+import { customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
 import SignInPage from './SignInPage';
 
 afterEach(() => vi.unstubAllGlobals());

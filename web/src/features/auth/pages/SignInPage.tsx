@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate } from 'react-router';
+import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -8,16 +9,15 @@ import { useSignIn } from '../api/sign-in';
 import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
-import { useEstablishSession } from '../hooks/use-session';
+import { useEstablishSession } from '../hooks/use-session-user';
 import { applyFieldErrors } from '../lib/apply-field-errors';
-import { safeRedirect } from '../lib/redirect';
+import { useRedirectParam, withRedirect } from '../lib/redirect';
 import { signInFormSchema, type SignInForm } from '../lib/schemas';
 
 /** Sign in; honours ?redirect (default /). Signed-in visitors go straight to the redirect. */
 export default function SignInPage() {
   const { state } = useStore();
-  const [searchParams] = useSearchParams();
-  const redirect = safeRedirect(searchParams.get('redirect'));
+  const redirect = useRedirectParam();
   const signIn = useSignIn();
   const establishSession = useEstablishSession();
   const {
@@ -36,8 +36,6 @@ export default function SignInPage() {
     }),
   );
 
-  const withRedirect = (path: string) => (redirect === '/' ? path : `${path}?redirect=${encodeURIComponent(redirect)}`);
-
   return (
     <AuthCard title="Sign In">
       {signIn.isError && <MessageBox variant="danger">{getErrorMessage(signIn.error)}</MessageBox>}
@@ -47,7 +45,7 @@ export default function SignInPage() {
         <SubmitButton isPending={signIn.isPending}>Sign In</SubmitButton>
       </form>
       <p className="mt-3 mb-1">
-        New customer? <Link to={withRedirect('/signup')}>Create your account</Link>
+        New customer? <Link to={withRedirect(paths.signup, redirect)}>Create your account</Link>
       </p>
       <p>
         Forgot Password? <Link to="/forgot-password">Reset Password</Link>

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate } from 'react-router';
+import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -8,16 +9,15 @@ import { useSignUp } from '../api/sign-up';
 import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
-import { useEstablishSession } from '../hooks/use-session';
+import { useEstablishSession } from '../hooks/use-session-user';
 import { applyFieldErrors } from '../lib/apply-field-errors';
-import { safeRedirect } from '../lib/redirect';
+import { useRedirectParam, withRedirect } from '../lib/redirect';
 import { signUpFormSchema, type SignUpForm } from '../lib/schemas';
 
 /** Sign up (name, email, password, confirm); the new account is signed in and sent to ?redirect (default /). */
 export default function SignUpPage() {
   const { state } = useStore();
-  const [searchParams] = useSearchParams();
-  const redirect = safeRedirect(searchParams.get('redirect'));
+  const redirect = useRedirectParam();
   const signUp = useSignUp();
   const establishSession = useEstablishSession();
   const {
@@ -60,7 +60,7 @@ export default function SignUpPage() {
         <SubmitButton isPending={signUp.isPending}>Sign Up</SubmitButton>
       </form>
       <p className="mt-3">
-        Already have an account? <Link to={redirect === '/' ? '/signin' : `/signin?redirect=${encodeURIComponent(redirect)}`}>Sign In</Link>
+        Already have an account? <Link to={withRedirect(paths.signin, redirect)}>Sign In</Link>
       </p>
     </AuthCard>
   );

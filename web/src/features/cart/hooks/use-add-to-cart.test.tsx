@@ -3,7 +3,8 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeCartItem, makeProduct, makeState, mockApi, renderWithProviders } from '../test-utils';
+import { customer, mockApi } from '../../../test/render';
+import { makeCartItem, makeProduct, makeState, renderWithProviders } from '../test-utils';
 import { useAddToCart } from './use-add-to-cart';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

@@ -1,4 +1,5 @@
 import type { Product } from '@shop/contracts';
+import { OUT_OF_STOCK_MESSAGE } from '@shop/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -7,7 +8,6 @@ import { paths } from '../../../app/paths';
 import { useStore, type CartItem } from '../../../app/store';
 import { applyServerCart, cartErrorText, refetchServerCart, saveServerCartItem } from '../lib/server-cart';
 
-export const OUT_OF_STOCK = 'Sorry. Product is out of stock';
 export const ADDED_TO_CART = 'Product added to the cart';
 /** Add-to-cart toast auto-close and the delay before going to the cart (SPEC.md section 9). */
 export const ADD_TO_CART_DELAY_MS = 1000;
@@ -53,7 +53,7 @@ export function useAddToCart(): { addToCart: (product: Product) => Promise<void>
         const existing = cartItems.find((x) => x._id === product._id);
         const quantity = existing ? existing.quantity + 1 : 1;
         if (product.countInStock < quantity) {
-          toast.error(OUT_OF_STOCK);
+          toast.error(OUT_OF_STOCK_MESSAGE);
           return;
         }
         dispatch({ type: 'CART_ADD_ITEM', payload: toCartItem(product, quantity) });

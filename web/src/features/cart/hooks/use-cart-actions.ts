@@ -1,10 +1,10 @@
+import { OUT_OF_STOCK_MESSAGE } from '@shop/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { toast } from 'react-toastify';
 import { useStore, type CartItem } from '../../../app/store';
 import { removeCartItem } from '../api/remove-cart-item';
 import { applyServerCart, cartErrorText, refetchServerCart, saveServerCartItem } from '../lib/server-cart';
-import { OUT_OF_STOCK } from './use-add-to-cart';
 
 const UNIDENTIFIED = 'Could not identify product to update/remove';
 
@@ -23,7 +23,7 @@ export function useCartActions() {
         }
         if (quantity < 1) return;
         if (item.countInStock < quantity) {
-          toast.error(OUT_OF_STOCK);
+          toast.error(OUT_OF_STOCK_MESSAGE);
           return;
         }
         dispatch({ type: 'CART_ADD_ITEM', payload: { ...item, quantity } });

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeCartItem, makeState, mockApi, renderWithProviders } from '../test-utils';
+import { customer, mockApi } from '../../../test/render';
+import { makeCartItem, makeState, renderWithProviders } from '../test-utils';
 import CartPage from './CartPage';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

@@ -1,6 +1,5 @@
 import type { PlaceOrderBody } from '@shop/contracts';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
@@ -14,8 +13,9 @@ import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
-import { formatMoney, roundMoney } from '../../../lib/format';
+import { roundMoney } from '../../../lib/format';
 import { useCart } from '../../cart/api/get-cart';
+import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../../orders/components/OrderSections';
 import { usePlaceOrder } from '../api/place-order';
 
 const ORDER_FAILED = 'Order creation failed. Please try again.';
@@ -63,110 +63,36 @@ export default function PlaceOrderPage() {
       <PageTitle title="Preview Order" />
       <Row>
         <Col md={8}>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Shipping
-              </Card.Title>
-              <Card.Text>
-                <strong>Name:</strong> {shippingAddress.fullName}
-                <br />
-                <strong>Address:</strong> {shippingAddress.address}, {shippingAddress.city}, {shippingAddress.postalCode}, {shippingAddress.country}
-              </Card.Text>
-              <Link to={paths.shipping}>Edit</Link>
-            </Card.Body>
-          </Card>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Payment
-              </Card.Title>
-              <Card.Text>
-                <strong>Method:</strong> {paymentMethod}
-              </Card.Text>
-              <Link to={paths.payment}>Edit</Link>
-            </Card.Body>
-          </Card>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Items
-              </Card.Title>
-              {isPending && items.length === 0 ? (
-                <LoadingBox />
-              ) : items.length === 0 ? (
-                <MessageBox>
-                  Cart is empty. <Link to={paths.home}>Go Shopping</Link>
-                </MessageBox>
-              ) : (
-                <ListGroup variant="flush">
-                  {items.map((item) => (
-                    <ListGroup.Item key={item._id}>
-                      <Row className="align-items-center g-2">
-                        <Col xs={12} md={6} className="d-flex align-items-center gap-2">
-                          <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 64 }} />
-                          <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)}>{item.name}</Link>
-                        </Col>
-                        <Col xs={6} md={3}>
-                          <span className="visually-hidden">Quantity: </span>
-                          {item.quantity}
-                        </Col>
-                        <Col xs={6} md={3}>{formatMoney(item.price)}</Col>
-                      </Row>
-                    </ListGroup.Item>
-                  ))}
-                </ListGroup>
-              )}
-              <Link to={paths.cart}>Edit</Link>
-            </Card.Body>
-          </Card>
+          <ShippingCard address={shippingAddress}>
+            <Link to={paths.shipping}>Edit</Link>
+          </ShippingCard>
+          <PaymentCard method={paymentMethod}>
+            <Link to={paths.payment}>Edit</Link>
+          </PaymentCard>
+          <OrderCard title="Items" className="mb-3">
+            {isPending && items.length === 0 ? (
+              <LoadingBox />
+            ) : items.length === 0 ? (
+              <MessageBox>
+                Cart is empty. <Link to={paths.home}>Go Shopping</Link>
+              </MessageBox>
+            ) : (
+              <OrderItemsList items={items} />
+            )}
+            <Link to={paths.cart}>Edit</Link>
+          </OrderCard>
         </Col>
         <Col md={4}>
-          <Card>
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Order Summary
-              </Card.Title>
-              <ListGroup variant="flush">
-                <ListGroup.Item>
-                  <Row>
-                    <Col>Items</Col>
-                    <Col className="text-end">{formatMoney(itemsPrice)}</Col>
-                  </Row>
-                </ListGroup.Item>
-                <ListGroup.Item>
-                  <Row>
-                    <Col>Shipping</Col>
-                    <Col className="text-end">{formatMoney(shippingPrice)}</Col>
-                  </Row>
-                </ListGroup.Item>
-                <ListGroup.Item>
-                  <Row>
-                    <Col>Tax</Col>
-                    <Col className="text-end">{formatMoney(taxPrice)}</Col>
-                  </Row>
-                </ListGroup.Item>
-                <ListGroup.Item>
-                  <Row>
-                    <Col>
-                      <strong>Order Total</strong>
-                    </Col>
-                    <Col className="text-end">
-                      <strong>{formatMoney(totalPrice)}</strong> <span className="small text-body-secondary">USD</span>
-                    </Col>
-                  </Row>
-                </ListGroup.Item>
-                <ListGroup.Item>
-                  <div className="d-grid">
-                    <Button type="button" onClick={onPlaceOrder} disabled={items.length === 0 || placeOrder.isPending}>
-                      {placeOrder.isPending && <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />}
-                      Place Order
-                    </Button>
-                  </div>
-                </ListGroup.Item>
-              </ListGroup>
-            </Card.Body>
-          </Card>
+          <OrderSummaryCard amounts={{ itemsPrice, shippingPrice, taxPrice, totalPrice }} currency="USD">
+            <ListGroup.Item>
+              <div className="d-grid">
+                <Button type="button" onClick={onPlaceOrder} disabled={items.length === 0 || placeOrder.isPending}>
+                  {placeOrder.isPending && <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />}
+                  Place Order
+                </Button>
+              </div>
+            </ListGroup.Item>
+          </OrderSummaryCard>
         </Col>
       </Row>
     </div>

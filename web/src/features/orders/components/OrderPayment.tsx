@@ -1,4 +1,4 @@
-import { DEMO_PAYMENT_LABEL, ORDER_MESSAGES } from '@shop/contracts';
+import { DEMO_PAYMENT_LABEL, ORDER_MESSAGES } from '@shop/contracts/constants';
 import { lazy, Suspense } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';

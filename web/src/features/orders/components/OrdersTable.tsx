@@ -1,11 +1,24 @@
 import type { Order } from '@shop/contracts';
 import type { ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { useNavigate } from 'react-router';
+import { paths } from '../../../app/paths';
 import { formatMoney, formatShortDate } from '../../../lib/format';
 
 /** A date (first 10 characters) or 'No', as the order tables show paid and delivered. */
 export function dateOrNo(isDone: boolean, at: string | null): string {
   return isDone && at ? formatShortDate(at) : 'No';
+}
+
+/** The Details action of an order row: opens the order page. */
+export function OrderDetailsButton({ orderId }: { orderId: string }) {
+  const navigate = useNavigate();
+  return (
+    <Button type="button" variant="light" size="sm" onClick={() => void navigate(paths.order(orderId))} aria-label={`Details of order ${orderId}`}>
+      Details
+    </Button>
+  );
 }
 
 /** ID, (USER,) DATE, TOTAL, PAID, DELIVERED, ACTIONS. */

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderWithProviders } from '../../cart/test-utils';
+import { mockApi } from '../../../test/render';
+import { renderWithProviders } from '../../cart/test-utils';
 import PayPalCheckout from './PayPalCheckout';
 
 const script = vi.hoisted(() => ({ status: 'pending' as 'pending' | 'resolved' | 'rejected', dispatch: vi.fn() }));

@@ -1,5 +1,5 @@
 import { DISPATCH_ACTION, PayPalButtons, PayPalScriptProvider, SCRIPT_LOADING_STATE, usePayPalScriptReducer } from '@paypal/react-paypal-js';
-import { ORDER_MESSAGES } from '@shop/contracts';
+import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useEffect } from 'react';
 import { toast } from 'react-toastify';
 import { LoadingBox } from '../../../components/LoadingBox';

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeState, mockApi, renderWithProviders } from '../../cart/test-utils';
+import { customer, mockApi } from '../../../test/render';
+import { makeState, renderWithProviders } from '../../cart/test-utils';
 import { makeOrder } from '../test-data';
 import OrderHistoryPage from './OrderHistoryPage';
 

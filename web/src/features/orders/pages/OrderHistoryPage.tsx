@@ -1,15 +1,13 @@
-import Button from 'react-bootstrap/Button';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useMyOrders } from '../api/get-my-orders';
-import { OrdersTable } from '../components/OrdersTable';
+import { OrderDetailsButton, OrdersTable } from '../components/OrdersTable';
 
 export default function OrderHistoryPage() {
-  const navigate = useNavigate();
   const orders = useMyOrders();
 
   return (
@@ -26,11 +24,7 @@ export default function OrderHistoryPage() {
       ) : (
         <OrdersTable
           orders={orders.data}
-          actions={(order) => (
-            <Button type="button" variant="light" size="sm" onClick={() => void navigate(paths.order(order._id))} aria-label={`Details of order ${order._id}`}>
-              Details
-            </Button>
-          )}
+          actions={(order) => <OrderDetailsButton orderId={order._id} />}
         />
       )}
     </div>

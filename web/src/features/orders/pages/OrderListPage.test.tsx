@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { admin, makeState, mockApi, renderWithProviders } from '../../cart/test-utils';
+import { admin, mockApi } from '../../../test/render';
+import { makeState, renderWithProviders } from '../../cart/test-utils';
 import { makeOrder } from '../test-data';
 import OrderListPage from './OrderListPage';
 

@@ -1,10 +1,8 @@
 import type { Order } from '@shop/contracts';
-import { ORDER_MESSAGES } from '@shop/contracts';
+import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
@@ -12,10 +10,9 @@ import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useDeleteOrder } from '../api/delete-order';
 import { useAllOrders } from '../api/get-orders';
-import { OrdersTable } from '../components/OrdersTable';
+import { OrderDetailsButton, OrdersTable } from '../components/OrdersTable';
 
 export default function OrderListPage() {
-  const navigate = useNavigate();
   const orders = useAllOrders();
   const deleteOrder = useDeleteOrder();
   const [deleting, setDeleting] = useState<Order | null>(null);
@@ -44,9 +41,7 @@ export default function OrderListPage() {
           showUser
           actions={(order) => (
             <div className="d-flex gap-1">
-              <Button type="button" variant="light" size="sm" onClick={() => void navigate(paths.order(order._id))} aria-label={`Details of order ${order._id}`}>
-                Details
-              </Button>
+              <OrderDetailsButton orderId={order._id} />
               <Button type="button" variant="outline-danger" size="sm" onClick={() => setDeleting(order)} aria-label={`Delete order ${order._id}`}>
                 Delete
               </Button>

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../../../lib/format';
-import { admin, customer, makeCartItem, makeState, mockApi, renderWithProviders } from '../../cart/test-utils';
+import { admin, customer, mockApi } from '../../../test/render';
+import { makeCartItem, makeState, renderWithProviders } from '../../cart/test-utils';
 import { makeOrder } from '../test-data';
 import OrderPage from './OrderPage';
 

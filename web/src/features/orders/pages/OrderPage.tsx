@@ -1,36 +1,24 @@
 import type { Order, OrderActionResponse, PayOrderBody } from '@shop/contracts';
-import { ORDER_MESSAGES } from '@shop/contracts';
+import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { toast } from 'react-toastify';
-import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatMoney } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { cartQueryKey } from '../../cart/api/get-cart';
 import { useOrder } from '../api/get-order';
 import { useDeliverOrder, usePayOrder, useUndeliverOrder } from '../api/order-actions';
 import { OrderPayment } from '../components/OrderPayment';
-
-function SummaryRow({ label, children }: { label: ReactNode; children: ReactNode }) {
-  return (
-    <ListGroup.Item>
-      <Row>
-        <Col>{label}</Col>
-        <Col className="text-end">{children}</Col>
-      </Row>
-    </ListGroup.Item>
-  );
-}
+import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../components/OrderSections';
 
 export default function OrderPage() {
   const { id = '' } = useParams();
@@ -92,121 +80,68 @@ export default function OrderPage() {
   const isOwner = Boolean(user) && (!o.user || o.user._id === user?._id);
   const canPay = !o.isPaid && !o.isExpired && !isAdmin && isOwner;
   const isBusy = pay.isPending || deliver.isPending || undeliver.isPending;
-  const { shippingAddress: a } = o;
 
   return (
     <div>
       <PageTitle title={`Order ${o._id}`} />
       <Row>
         <Col md={8}>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Shipping
-              </Card.Title>
-              <Card.Text>
-                <strong>Name:</strong> {a.fullName}
-                <br />
-                <strong>Address:</strong> {a.address}, {a.city}, {a.postalCode}, {a.country}
-              </Card.Text>
-              {o.isDelivered ? (
-                <MessageBox variant="success">Delivered at {formatDateTime(o.deliveredAt ?? '')}</MessageBox>
-              ) : (
-                <MessageBox variant="danger">Not Delivered</MessageBox>
-              )}
-            </Card.Body>
-          </Card>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Payment
-              </Card.Title>
-              <Card.Text>
-                <strong>Method:</strong> {o.paymentMethod}
-              </Card.Text>
-              {o.isPaid ? (
-                <MessageBox variant="success">Paid at {formatDateTime(o.paidAt ?? '')}</MessageBox>
-              ) : (
-                <MessageBox variant="danger">Not Paid</MessageBox>
-              )}
-              {!o.isPaid && o.isExpired && <MessageBox variant="warning">{ORDER_MESSAGES.expired}</MessageBox>}
-            </Card.Body>
-          </Card>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Items
-              </Card.Title>
-              <ListGroup variant="flush">
-                {o.orderItems.map((item) => (
-                  <ListGroup.Item key={item._id}>
-                    <Row className="align-items-center g-2">
-                      <Col xs={12} md={6} className="d-flex align-items-center gap-2">
-                        <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 64 }} />
-                        <Link to={paths.product(item.slug)}>{item.name}</Link>
-                      </Col>
-                      <Col xs={6} md={3}>
-                        <span className="visually-hidden">Quantity: </span>
-                        {item.quantity}
-                      </Col>
-                      <Col xs={6} md={3}>{formatMoney(item.price)}</Col>
-                    </Row>
-                  </ListGroup.Item>
-                ))}
-              </ListGroup>
-            </Card.Body>
-          </Card>
+          <ShippingCard address={o.shippingAddress}>
+            {o.isDelivered ? (
+              <MessageBox variant="success">Delivered at {formatDateTime(o.deliveredAt ?? '')}</MessageBox>
+            ) : (
+              <MessageBox variant="danger">Not Delivered</MessageBox>
+            )}
+          </ShippingCard>
+          <PaymentCard method={o.paymentMethod}>
+            {o.isPaid ? (
+              <MessageBox variant="success">Paid at {formatDateTime(o.paidAt ?? '')}</MessageBox>
+            ) : (
+              <MessageBox variant="danger">Not Paid</MessageBox>
+            )}
+            {!o.isPaid && o.isExpired && <MessageBox variant="warning">{ORDER_MESSAGES.expired}</MessageBox>}
+          </PaymentCard>
+          <OrderCard title="Items" className="mb-3">
+            <OrderItemsList items={o.orderItems} />
+          </OrderCard>
         </Col>
         <Col md={4}>
-          <Card className="mb-3">
-            <Card.Body>
-              <Card.Title as="h2" className="h5">
-                Order Summary
-              </Card.Title>
-              <ListGroup variant="flush">
-                <SummaryRow label="Items">{formatMoney(o.itemsPrice)}</SummaryRow>
-                <SummaryRow label="Shipping">{formatMoney(o.shippingPrice)}</SummaryRow>
-                <SummaryRow label="Tax">{formatMoney(o.taxPrice)}</SummaryRow>
-                <SummaryRow label={<strong>Order Total</strong>}>
-                  <strong>{formatMoney(o.totalPrice)}</strong> <span className="small text-body-secondary">{o.currency}</span>
-                </SummaryRow>
-                {canPay && (
-                  <ListGroup.Item>
-                    {isPayOpen ? (
-                      <OrderPayment orderId={o._id} isPaying={pay.isPending} onPayPalApprove={onPayPalApprove} onDemoPay={() => void onDemoPay()} />
-                    ) : (
-                      <div className="d-grid">
-                        <Button variant="primary" onClick={() => setIsPayOpen(true)}>
-                          Pay Now
-                        </Button>
-                      </div>
-                    )}
-                  </ListGroup.Item>
-                )}
-                {isAdmin && !o.isPaid && !o.isExpired && (
-                  <ListGroup.Item className="d-grid">
-                    <Button variant="outline-primary" onClick={() => void onTestPay()} disabled={isBusy}>
-                      Test Pay Order
+          <OrderSummaryCard amounts={o} currency={o.currency} className="mb-3">
+            {canPay && (
+              <ListGroup.Item>
+                {isPayOpen ? (
+                  <OrderPayment orderId={o._id} isPaying={pay.isPending} onPayPalApprove={onPayPalApprove} onDemoPay={() => void onDemoPay()} />
+                ) : (
+                  <div className="d-grid">
+                    <Button variant="primary" onClick={() => setIsPayOpen(true)}>
+                      Pay Now
                     </Button>
-                  </ListGroup.Item>
+                  </div>
                 )}
-                {isAdmin && o.isPaid && !o.isDelivered && (
-                  <ListGroup.Item className="d-grid">
-                    <Button variant="primary" onClick={onDeliver} disabled={isBusy}>
-                      Deliver Order
-                    </Button>
-                  </ListGroup.Item>
-                )}
-                {isAdmin && o.isDelivered && (
-                  <ListGroup.Item className="d-grid">
-                    <Button variant="outline-danger" onClick={onUndeliver} disabled={isBusy}>
-                      Mark as Not Delivered
-                    </Button>
-                  </ListGroup.Item>
-                )}
-              </ListGroup>
-            </Card.Body>
-          </Card>
+              </ListGroup.Item>
+            )}
+            {isAdmin && !o.isPaid && !o.isExpired && (
+              <ListGroup.Item className="d-grid">
+                <Button variant="outline-primary" onClick={() => void onTestPay()} disabled={isBusy}>
+                  Test Pay Order
+                </Button>
+              </ListGroup.Item>
+            )}
+            {isAdmin && o.isPaid && !o.isDelivered && (
+              <ListGroup.Item className="d-grid">
+                <Button variant="primary" onClick={onDeliver} disabled={isBusy}>
+                  Deliver Order
+                </Button>
+              </ListGroup.Item>
+            )}
+            {isAdmin && o.isDelivered && (
+              <ListGroup.Item className="d-grid">
+                <Button variant="outline-danger" onClick={onUndeliver} disabled={isBusy}>
+                  Mark as Not Delivered
+                </Button>
+              </ListGroup.Item>
+            )}
+          </OrderSummaryCard>
         </Col>
       </Row>
     </div>

@@ -1,13 +1,9 @@
 import type { Product } from '@shop/contracts';
+import { REVIEW_MESSAGES, REVIEW_RATING_LABELS } from '@shop/contracts/constants';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useCreateReview } from '../api/create-review';
-
-// The contract's texts, repeated because importing @shop/contracts at run time brings zod into the
-// product page's chunk; review-texts.test.ts proves they stay the same.
-export const REVIEW_MESSAGES = { required: 'Please enter comment and rating', created: 'Review submitted successfully' } as const;
-export const REVIEW_RATING_LABELS = { 1: 'Poor', 2: 'Fair', 3: 'Good', 4: 'Very good', 5: 'Excellent' } as const;
 
 /** SPEC.md section 5, "Review". */
 export const RATING_OPTIONS = ([1, 2, 3, 4, 5] as const).map((value) => ({ value, label: `${value} ${REVIEW_RATING_LABELS[value]}` }));

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeProduct, makeReview, mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
+import { makeProduct, makeReview, mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
+import { customer } from '../../../test/render';
 import ProductPage from './ProductPage';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

@@ -10,6 +10,7 @@ import { formatMoney } from '../../../lib/format';
 import { Rating } from '../../../components/Rating';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useAddToCart } from '../../cart/hooks/use-add-to-cart';
+import { withRedirect } from '../../auth/lib/redirect';
 import { useProduct } from '../api/get-product';
 import { ProductGallery } from '../components/ProductGallery';
 import { ReviewForm } from '../components/ReviewForm';
@@ -85,7 +86,7 @@ export default function ProductPage() {
           ) : (
             <MessageBox>
               Please{' '}
-              <Link className="alert-link" to={paths.signinWithRedirect(paths.product(product.slug))}>
+              <Link className="alert-link" to={withRedirect(paths.signin, paths.product(product.slug))}>
                 Sign In
               </Link>{' '}
               to write a review

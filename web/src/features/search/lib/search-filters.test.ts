@@ -1,29 +1,7 @@
-import * as contracts from '@shop/contracts';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_FILTERS,
-  hasActiveFilters,
-  parseSearchFilters,
-  PRICE_BUCKET_LABELS,
-  PRICE_BUCKETS,
-  RATING_FILTERS,
-  resultsSummary,
-  SEARCH_ORDER_LABELS,
-  SEARCH_ORDERS,
-  SEARCH_TAG_LABELS,
-  tagLabel,
-} from './search-filters';
+import { DEFAULT_FILTERS, hasActiveFilters, parseSearchFilters, resultsSummary, tagLabel } from './search-filters';
 
 describe('search filters', () => {
-  it('repeats the contract values exactly', () => {
-    expect(SEARCH_ORDERS).toEqual(contracts.SEARCH_ORDERS);
-    expect(SEARCH_ORDER_LABELS).toEqual(contracts.SEARCH_ORDER_LABELS);
-    expect(PRICE_BUCKETS).toEqual(contracts.PRICE_BUCKETS);
-    expect(PRICE_BUCKET_LABELS).toEqual(contracts.PRICE_BUCKET_LABELS);
-    expect(RATING_FILTERS).toEqual(contracts.RATING_FILTERS);
-    expect(SEARCH_TAG_LABELS).toEqual(contracts.SEARCH_TAG_LABELS);
-  });
-
   it('reads defaults for missing, empty or invalid parameters', () => {
     expect(parseSearchFilters(new URLSearchParams(''))).toEqual(DEFAULT_FILTERS);
     expect(parseSearchFilters(new URLSearchParams('query=&order=sideways&page=0'))).toEqual(DEFAULT_FILTERS);

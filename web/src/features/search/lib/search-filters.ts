@@ -1,22 +1,4 @@
-import type { SearchOrder } from '@shop/contracts';
-
-// The contract's values, repeated here because importing @shop/contracts at run time brings zod and
-// every schema into the storefront's chunks; search-filters.test.ts proves they stay the same.
-export const SEARCH_ORDERS: readonly SearchOrder[] = ['newest', 'lowest', 'highest', 'toprated'];
-export const SEARCH_ORDER_LABELS: Record<SearchOrder, string> = {
-  newest: 'Newest Arrivals',
-  lowest: 'Price: Low to High',
-  highest: 'Price: High to Low',
-  toprated: 'Avg. Customer Reviews',
-};
-export const PRICE_BUCKETS = ['1-50', '51-200', '201-1000'] as const;
-export const PRICE_BUCKET_LABELS: Record<(typeof PRICE_BUCKETS)[number], string> = {
-  '1-50': '$1 to $50',
-  '51-200': '$51 to $200',
-  '201-1000': '$201 to $1000',
-};
-export const RATING_FILTERS = [4, 3, 2, 1] as const;
-export const SEARCH_TAG_LABELS: Record<string, string> = { 'todays-deal': 'Todays Deal', gifts: 'Gifts', 'on-sale': 'On Sale' };
+import { PRICE_BUCKET_LABELS, PRICE_BUCKETS, RATING_FILTERS, SEARCH_ORDER_LABELS, SEARCH_ORDERS, SEARCH_TAG_LABELS, type SearchOrder } from '@shop/contracts/constants';
 
 /** The search page's state, all of it in the URL (SPEC.md "Search"). */
 export interface SearchFilters {
@@ -39,7 +21,7 @@ export const RATING_OPTIONS = RATING_FILTERS.map((value) => ({ value: String(val
 
 /** 'todays-deal' -> 'Todays Deal'; an unknown tag shows as it is. */
 export function tagLabel(tag: string): string {
-  return SEARCH_TAG_LABELS[tag] ?? tag;
+  return (SEARCH_TAG_LABELS as Record<string, string | undefined>)[tag] ?? tag;
 }
 
 /** Reads the filters from the URL; anything missing or empty means its default. */

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeState, mockApi, renderWithProviders } from '../../auth/test-utils';
+import { customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
 import ProfilePage from './ProfilePage';
 
 afterEach(() => vi.unstubAllGlobals());

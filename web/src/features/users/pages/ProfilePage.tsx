@@ -1,23 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { PASSWORD_MIN, type User } from '@shop/contracts';
-import type { ReactNode } from 'react';
+import type { User } from '@shop/contracts';
+import { PASSWORD_MIN, PASSWORDS_DO_NOT_MATCH } from '@shop/contracts/constants';
 import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
-import { PageTitle } from '../../../components/PageTitle';
-import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { getErrorMessage } from '../../../lib/api-client';
 import { useUpdateProfile } from '../api/update-profile';
-import { useReplaceSessionUser } from '../../auth/hooks/use-session';
-
-const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+import { useReplaceSessionUser } from '../../auth/hooks/use-session-user';
+import { AuthCard } from '../../auth/components/AuthCard';
+import { FormField } from '../../auth/components/FormField';
+import { SubmitButton } from '../../auth/components/SubmitButton';
+import { applyFieldErrors } from '../../auth/lib/apply-field-errors';
+import { requiredEmail, requiredName } from '../../auth/lib/schemas';
 
 /** SPEC section 5: name and email required; password may be empty; password and confirm must match. */
 const profileFormSchema = z
   .object({
-    name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
-    email: z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address')),
+    name: requiredName,
+    email: requiredEmail,
     password: z.string().refine((v) => v === '' || v.length >= PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
     confirmPassword: z.string(),
   })
@@ -31,22 +33,6 @@ const profileFormSchema = z
   });
 type ProfileForm = z.infer<typeof profileFormSchema>;
 const FIELDS = ['name', 'email', 'password'] as const;
-
-function Field({ id, label, error, children }: { id: string; label: string; error?: string | undefined; children: ReactNode }) {
-  return (
-    <div className="mb-3">
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <div id={`${id}-error`} className="invalid-feedback">
-          {error}
-        </div>
-      )}
-    </div>
-  );
-}
 
 function ProfileFormView({ user }: { user: User }) {
   const update = useUpdateProfile();
@@ -72,45 +58,37 @@ function ProfileFormView({ user }: { user: User }) {
           resetField('confirmPassword');
           toast.success('User updated successfully');
         },
-        onError: (error) => {
-          if (error instanceof ApiError && error.fieldErrors) {
-            for (const [field, message] of Object.entries(error.fieldErrors)) {
-              if ((FIELDS as readonly string[]).includes(field)) setError(field as (typeof FIELDS)[number], { type: 'server', message });
-            }
-          }
-        },
+        onError: (error) => applyFieldErrors(error, setError, FIELDS),
       },
     ),
   );
-
-  const inputProps = (name: keyof ProfileForm, id: string) => ({
-    id,
-    className: `form-control ${errors[name] ? 'is-invalid' : ''}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `${id}-error` : undefined,
-    ...register(name),
-  });
 
   return (
     <>
       {update.isError && <MessageBox variant="danger">{getErrorMessage(update.error)}</MessageBox>}
       <form onSubmit={onSubmit} noValidate>
-        <Field id="profile-name" label="Name" error={errors.name?.message}>
-          <input type="text" autoComplete="name" {...inputProps('name', 'profile-name')} />
-        </Field>
-        <Field id="profile-email" label="Email" error={errors.email?.message}>
-          <input type="email" autoComplete="email" {...inputProps('email', 'profile-email')} />
-        </Field>
-        <Field id="profile-password" label="Password" error={errors.password?.message}>
-          <input type="password" autoComplete="new-password" placeholder="Leave blank to keep your password" {...inputProps('password', 'profile-password')} />
-        </Field>
-        <Field id="profile-confirm-password" label="Confirm Password" error={errors.confirmPassword?.message}>
-          <input type="password" autoComplete="new-password" {...inputProps('confirmPassword', 'profile-confirm-password')} />
-        </Field>
-        <button type="submit" className="btn btn-primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
-          {update.isPending && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+        <FormField id="profile-name" label="Name" type="text" autoComplete="name" registration={register('name')} error={errors.name} />
+        <FormField id="profile-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />
+        <FormField
+          id="profile-password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          placeholder="Leave blank to keep your password"
+          registration={register('password')}
+          error={errors.password}
+        />
+        <FormField
+          id="profile-confirm-password"
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          registration={register('confirmPassword')}
+          error={errors.confirmPassword}
+        />
+        <SubmitButton isPending={update.isPending} className="btn btn-primary">
           Update
-        </button>
+        </SubmitButton>
       </form>
     </>
   );
@@ -120,9 +98,8 @@ function ProfileFormView({ user }: { user: User }) {
 export default function ProfilePage() {
   const { state } = useStore();
   return (
-    <div className="shop-auth-card mx-auto my-3">
-      <PageTitle title="User Profile" />
+    <AuthCard title="User Profile">
       {state.userInfo && <ProfileFormView key={state.userInfo._id} user={state.userInfo} />}
-    </div>
+    </AuthCard>
   );
 }

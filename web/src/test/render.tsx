@@ -1,19 +1,17 @@
-/* Test helpers for the auth, profile and shell tests (not part of the app bundle). */
+/* Test helpers shared by the feature tests (not part of the app bundle): users, store state, a fetch stub and a rendering with the app's providers. */
 import type { User } from '@shop/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { configure, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { useLayoutEffect, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { vi } from 'vitest';
-import { DEFAULT_PAYMENT_METHOD, StoreProvider, useStore, type StoreAction, type StoreState } from '../../app/store';
-
-// Generous waits: the whole web suite runs files in parallel and a busy machine is slow to render.
-configure({ asyncUtilTimeout: 5000 });
+import { DEFAULT_PAYMENT_METHOD, StoreProvider, useStore, type StoreAction, type StoreState } from '../app/store';
 
 export const customer: User = { _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Jane Customer', email: 'jane@example.com', isAdmin: false };
 export const admin: User = { _id: 'bbbbbbbbbbbbbbbbbbbbbbbb', name: 'Admin', email: 'admin@example.com', isAdmin: true };
 
+/** A signed-out store with an empty cart, changed by `overrides`. */
 export function makeState(overrides: Partial<StoreState> = {}): StoreState {
   return {
     userInfo: null,
@@ -28,7 +26,10 @@ export function makeState(overrides: Partial<StoreState> = {}): StoreState {
 type Reply = { status?: number; body?: unknown };
 type Handler = (body: unknown, url: URL) => Reply | Promise<Reply>;
 
-/** Stubs fetch with handlers keyed 'METHOD path' (path after /api/). Unknown calls answer 500. */
+/**
+ * Stubs fetch with handlers keyed 'METHOD path' (path after /api/, no query). Unknown calls answer 500.
+ * Returns the recorded calls.
+ */
 export function mockApi(handlers: Record<string, Handler>) {
   const calls: { method: string; path: string; body: unknown }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -48,7 +49,7 @@ export function mockApi(handlers: Record<string, Handler>) {
   return { calls, fetchMock, callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key) };
 }
 
-/** Exposes the store to the test: `probe.state` is always current. */
+/** Exposes the store to the test: `probe.state` is always current; `probe.dispatch` drives it. */
 export function createStoreProbe() {
   const probe = { state: null as unknown as StoreState, dispatch: (() => undefined) as (a: StoreAction) => void };
   function StoreProbe() {
@@ -62,7 +63,8 @@ export function createStoreProbe() {
   return { probe, StoreProbe };
 }
 
-function LocationProbe() {
+/** Its text is the current path and query. */
+export function LocationProbe() {
   const location = useLocation();
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
@@ -71,17 +73,30 @@ export function createTestQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } } });
 }
 
-/** Renders `ui` at `route` inside the store, a query client, a memory router and a toast container. */
+export interface RenderOptions {
+  route?: string;
+  path?: string;
+  state?: StoreState;
+  queryClient?: QueryClient;
+  extra?: ReactNode;
+  /** Render react-toastify's container (off for tests that mock react-toastify). */
+  toasts?: boolean;
+}
+
+/**
+ * Renders `ui` at `route` (matched by `path`) inside the store, a query client, a memory router and,
+ * unless `toasts` is false, a toast container.
+ */
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', path = '*', state = makeState(), queryClient = createTestQueryClient(), extra }: { route?: string; path?: string; state?: StoreState; queryClient?: QueryClient; extra?: ReactNode } = {},
+  { route = '/', path = '*', state = makeState(), queryClient = createTestQueryClient(), extra, toasts = true }: RenderOptions = {},
 ) {
   const { probe, StoreProbe } = createStoreProbe();
-  const utils = render(
+  const result = render(
     <QueryClientProvider client={queryClient}>
       <StoreProvider initialState={state}>
         <MemoryRouter initialEntries={[route]}>
-          <ToastContainer position="bottom-center" limit={1} />
+          {toasts && <ToastContainer position="bottom-center" limit={1} />}
           <StoreProbe />
           <LocationProbe />
           <Routes>
@@ -95,5 +110,5 @@ export function renderWithProviders(
       </StoreProvider>
     </QueryClientProvider>,
   );
-  return { ...utils, probe, queryClient };
+  return { ...result, probe, queryClient };
 }

@@ -1,0 +1,205 @@
+/**
+ * The contract's plain values: limits, option lists, labels and messages. No zod here, so the web
+ * imports them from '@shop/contracts/constants' without pulling every schema into its chunks. The
+ * schema files use them, and index.ts re-exports them with the rest of the contract.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Users
+// ---------------------------------------------------------------------------------------------
+
+export const PASSWORD_MIN = 8;
+
+export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that email, we have sent a password reset link.';
+export const RESET_PASSWORD_SUCCESS = 'Password has been reset. You can now sign in.';
+export const INVALID_RESET_TOKEN = 'Password reset link is invalid or has expired';
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+
+/** Sign-up with an e-mail that already has an account (compared case-insensitively). */
+export const USER_EXISTS = 'User already exists';
+/** Profile update to an e-mail that belongs to another account. */
+export const EMAIL_IN_USE = 'Email is already in use by another account';
+export const SIGNED_OUT_MESSAGE = 'Signed out successfully';
+/** users/refresh-token without a refresh cookie. */
+export const REFRESH_TOKEN_MISSING = 'Not signed in. Please sign in.';
+/** users/refresh-token with an unknown, expired or revoked session. */
+export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+/** users/refresh-token with a refresh token that was already used: the whole session is revoked. */
+export const REFRESH_TOKEN_REUSED = 'This session has been ended for your security. Please sign in again.';
+/**
+ * GET users/current with no valid access cookie but a live refresh cookie: 401 with code
+ * ACCESS_TOKEN_EXPIRED, so the client refreshes the session and replays (a stale access token must
+ * not read as "signed out").
+ */
+export const ACCESS_TOKEN_EXPIRED = 'Your access token has expired. Refresh the session.';
+/** 429 on sign-in, sign-up, forgot and reset password. */
+export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again later.';
+/** Client-side check on sign-up, profile and reset (SPEC section 5). */
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+/** Reset tokens are valid this long after forgot-password. */
+export const RESET_TOKEN_TTL_MINUTES = 60;
+
+// ---------------------------------------------------------------------------------------------
+// Search (GET products/search)
+// ---------------------------------------------------------------------------------------------
+
+export const SEARCH_ORDERS = ['newest', 'lowest', 'highest', 'toprated'] as const;
+export type SearchOrder = (typeof SEARCH_ORDERS)[number];
+/** Labels of the Sort by dropdown, in the spec's words. */
+export const SEARCH_ORDER_LABELS: Record<SearchOrder, string> = {
+  newest: 'Newest Arrivals',
+  lowest: 'Price: Low to High',
+  highest: 'Price: High to Low',
+  toprated: 'Avg. Customer Reviews',
+};
+/**
+ * Price Range filter values. A range `min-max` is applied to the price the shopper pays (after the
+ * sale discount): `min <= finalPrice`, and when `max` is a whole number `finalPrice < max + 1`, so
+ * whole-dollar buckets leave no gap (49.99 and 50.50 are both in 1-50). Any well-formed range is
+ * accepted, not only these three.
+ */
+export const PRICE_BUCKETS = ['1-50', '51-200', '201-1000'] as const;
+export const PRICE_BUCKET_LABELS: Record<(typeof PRICE_BUCKETS)[number], string> = {
+  '1-50': '$1 to $50',
+  '51-200': '$51 to $200',
+  '201-1000': '$201 to $1000',
+};
+/** Customer Rating filter: "N stars & up" (rating >= N). */
+export const RATING_FILTERS = [4, 3, 2, 1] as const;
+export const SEARCH_TAGS = ['todays-deal', 'gifts', 'on-sale'] as const;
+export type SearchTag = (typeof SEARCH_TAGS)[number];
+/** Sub-header labels of the tags. */
+export const SEARCH_TAG_LABELS: Record<SearchTag, string> = {
+  'todays-deal': 'Todays Deal',
+  gifts: 'Gifts',
+  'on-sale': 'On Sale',
+};
+/** 12 fills both the 2-per-row (small) and 3-per-row (large) result grid. */
+export const SEARCH_PAGE_SIZE = 12;
+export const SEARCH_MAX_PAGE = 100_000;
+export const SEARCH_QUERY_MAX_LENGTH = 200;
+/** How many products the home grid shows (newest first). */
+export const HOME_PRODUCTS_LIMIT = 24;
+
+export const SEARCH_MESSAGES = {
+  query: `Search text must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
+  category: 'Category must be at most 100 characters',
+  price: "Price must be 'all' or a range like 1-50",
+  rating: "Rating must be 'all' or a whole number from 1 to 5",
+  order: `Sort order must be one of: ${SEARCH_ORDERS.join(', ')}`,
+  page: 'Page must be a whole number of at least 1',
+  pageMax: `Page must be at most ${SEARCH_MAX_PAGE}`,
+  tag: `Tag must be 'all' or one of: ${SEARCH_TAGS.join(', ')}`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Product administration
+// ---------------------------------------------------------------------------------------------
+
+export const ADMIN_PAGE_SIZE = 10;
+
+/** The spec's messages for the product form; the server answers them as `fieldErrors`. */
+export const PRODUCT_FORM_MESSAGES = {
+  idRequired: 'Product ID is required',
+  categoryBrandDescriptionRequired: 'Category, Brand, and Description are required fields',
+  name: 'Name is required',
+  slug: 'Slug is required',
+  slugFormat: 'Slug may only contain lowercase letters, numbers and hyphens',
+  slugTaken: 'Slug is already in use',
+  price: 'Price must be greater than 0',
+  priceMax: 'Price must be at most 1000000',
+  image: 'Image is required',
+  category: 'Category is required',
+  brand: 'Brand is required',
+  countInStock: 'Count in stock must be greater than 0',
+  description: 'Description is required',
+  saleDiscount: 'Sale discount must be between 1 and 100',
+  created: 'Product created successfully',
+  updated: 'Product updated successfully',
+  deleted: 'Product deleted successfully',
+  notFound: 'Product not found',
+} as const;
+
+export const PRODUCT_PRICE_MAX = 1_000_000;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+// ---------------------------------------------------------------------------------------------
+// Reviews
+// ---------------------------------------------------------------------------------------------
+
+export const REVIEW_MESSAGES = {
+  required: 'Please enter comment and rating',
+  rating: 'Rating must be a whole number from 1 to 5',
+  commentMax: 'Comment must be at most 2000 characters',
+  duplicate: 'You have already submitted a review for this product',
+  created: 'Review submitted successfully',
+} as const;
+export const REVIEW_RATING_LABELS = { 1: 'Poor', 2: 'Fair', 3: 'Good', 4: 'Very good', 5: 'Excellent' } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Upload
+// ---------------------------------------------------------------------------------------------
+
+export const UPLOAD_MAX_MB = 5;
+export const UPLOAD_MESSAGES = {
+  tooLarge: `File too large (max ${UPLOAD_MAX_MB} MB)`,
+  noFile: "No file uploaded: send the image as multipart field 'file'",
+  notImage: 'File is not a supported image (JPEG, PNG, WebP, GIF or AVIF)',
+  tooManyPixels: 'Image dimensions are too large',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Cart
+// ---------------------------------------------------------------------------------------------
+
+export const CART_MAX_QUANTITY = 999;
+export const CART_MAX_LINES = 100;
+
+export const OUT_OF_STOCK_MESSAGE = 'Sorry. Product is out of stock';
+export const PRODUCT_ID_REQUIRED_MESSAGE = 'Product ID is required to remove item from cart';
+export const PRODUCT_NOT_FOUND_MESSAGE = 'Product not found';
+export const CART_ITEM_NOT_FOUND_MESSAGE = 'Item not found in cart';
+
+// ---------------------------------------------------------------------------------------------
+// Addresses
+// ---------------------------------------------------------------------------------------------
+
+export const ADDRESS_LIMIT = 50;
+export const DUPLICATE_ADDRESS_MESSAGE = 'This address already exists in your address book';
+export const ADDRESS_NOT_FOUND_MESSAGE = 'Address not found';
+export const ADDRESS_DELETED_MESSAGE = 'Address deleted successfully';
+
+// ---------------------------------------------------------------------------------------------
+// Orders and payment
+// ---------------------------------------------------------------------------------------------
+
+export const PAYMENT_PROVIDERS = ['paypal', 'demo'] as const;
+export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
+
+export const PAYMENT_METHODS = ['PayPal'] as const;
+export const DEFAULT_PAYMENT_METHOD = 'PayPal';
+
+export const DEMO_CLIENT_ID = 'demo';
+export const DEMO_PAYMENT_LABEL = 'Demo payment: no money is taken';
+
+export const ORDER_MESSAGES = {
+  notFound: 'Order Not Found',
+  cartEmpty: 'Cart is empty',
+  addressRequired: 'Shipping address is required',
+  paid: 'Order is paid successfully',
+  alreadyPaid: 'Order is paid',
+  delivered: 'Order is delivered',
+  undelivered: 'Order status updated to not delivered',
+  deleted: 'Order deleted successfully',
+  notPaid: 'Order is not paid yet',
+  expired: 'This order has expired. Please place a new order.',
+  productsUnavailable: 'Some products in your cart are no longer available. Please review your cart.',
+  paypalError: 'Error in connecting to PayPal',
+  paymentNotCompleted: 'The PayPal payment was not completed',
+  paymentMismatch: 'The PayPal payment does not match this order',
+  paymentReused: 'This payment has already been used for another order',
+  demoDisabled: 'Demo payments are disabled on this server',
+  demoUnavailable: 'Demo payments are not available: pay with PayPal',
+  paypalUnavailable: 'PayPal is not configured on this server',
+  paymentRequired: 'Payment details are required',
+} as const;

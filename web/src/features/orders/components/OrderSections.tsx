@@ -1,0 +1,123 @@
+import type { OrderShippingAddress } from '@shop/contracts';
+import type { ReactNode } from 'react';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import ListGroup from 'react-bootstrap/ListGroup';
+import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths';
+import type { CartItem } from '../../../app/store';
+import { formatMoney } from '../../../lib/format';
+
+/* The sections shared by the order preview (checkout) and the order page. */
+
+/** A titled card of the order and order preview pages. */
+export function OrderCard({ title, className, children }: { title: string; className?: string; children: ReactNode }) {
+  return (
+    <Card className={className}>
+      <Card.Body>
+        <Card.Title as="h2" className="h5">
+          {title}
+        </Card.Title>
+        {children}
+      </Card.Body>
+    </Card>
+  );
+}
+
+/** Shipping: the name and address, then `children` (an Edit link or the delivery status). */
+export function ShippingCard({ address: a, children }: { address: OrderShippingAddress; children: ReactNode }) {
+  return (
+    <OrderCard title="Shipping" className="mb-3">
+      <Card.Text>
+        <strong>Name:</strong> {a.fullName}
+        <br />
+        <strong>Address:</strong> {a.address}, {a.city}, {a.postalCode}, {a.country}
+      </Card.Text>
+      {children}
+    </OrderCard>
+  );
+}
+
+/** Payment: the method, then `children` (an Edit link or the payment status). */
+export function PaymentCard({ method, children }: { method: string; children: ReactNode }) {
+  return (
+    <OrderCard title="Payment" className="mb-3">
+      <Card.Text>
+        <strong>Method:</strong> {method}
+      </Card.Text>
+      {children}
+    </OrderCard>
+  );
+}
+
+/** An order line, or a cart line being ordered (saved supplier (CJ) products link to their own page). */
+export type OrderLine = Pick<CartItem, '_id' | 'name' | 'slug' | 'image' | 'quantity' | 'price' | 'cjData'>;
+
+/** The lines of an order (or of the cart being ordered): image, linked name, quantity, unit price. */
+export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
+  return (
+    <ListGroup variant="flush">
+      {items.map((item) => (
+        <ListGroup.Item key={item._id}>
+          <Row className="align-items-center g-2">
+            <Col xs={12} md={6} className="d-flex align-items-center gap-2">
+              <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 64 }} />
+              <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)}>{item.name}</Link>
+            </Col>
+            <Col xs={6} md={3}>
+              <span className="visually-hidden">Quantity: </span>
+              {item.quantity}
+            </Col>
+            <Col xs={6} md={3}>{formatMoney(item.price)}</Col>
+          </Row>
+        </ListGroup.Item>
+      ))}
+    </ListGroup>
+  );
+}
+
+function SummaryRow({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <ListGroup.Item>
+      <Row>
+        <Col>{label}</Col>
+        <Col className="text-end">{children}</Col>
+      </Row>
+    </ListGroup.Item>
+  );
+}
+
+export interface OrderAmounts {
+  itemsPrice: number;
+  shippingPrice: number;
+  taxPrice: number;
+  totalPrice: number;
+}
+
+/** Order Summary: items, shipping, tax and total, then `children` (the actions, as list items). */
+export function OrderSummaryCard({
+  amounts,
+  currency,
+  className,
+  children,
+}: {
+  amounts: OrderAmounts;
+  currency: string;
+  className?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <OrderCard title="Order Summary" className={className}>
+      <ListGroup variant="flush">
+        <SummaryRow label="Items">{formatMoney(amounts.itemsPrice)}</SummaryRow>
+        <SummaryRow label="Shipping">{formatMoney(amounts.shippingPrice)}</SummaryRow>
+        <SummaryRow label="Tax">{formatMoney(amounts.taxPrice)}</SummaryRow>
+        <SummaryRow label={<strong>Order Total</strong>}>
+          <strong>{formatMoney(amounts.totalPrice)}</strong> <span className="small text-body-secondary">{currency}</span>
+        </SummaryRow>
+        {children}
+      </ListGroup>
+    </OrderCard>
+  );
+}
