@@ -1,5 +1,6 @@
 export * from './common.ts';
 export * from './constants.ts';
+export * from './images.ts';
 export * from './users.ts';
 export * from './products.ts';
 export * from './cart.ts';

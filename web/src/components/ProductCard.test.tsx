@@ -52,6 +52,24 @@ describe('ProductCard', () => {
   });
 });
 
+describe('ProductCard image sizes', () => {
+  it('offers the resized copies of an uploaded image through srcset and sizes', () => {
+    renderPage(<ProductCard product={makeProduct({ name: 'Mug', image: '/uploads/blue-mug.webp' })} sizes="50vw" />);
+    const img = screen.getByAltText('Mug');
+    expect(img).toHaveAttribute('src', '/uploads/blue-mug.webp');
+    expect(img).toHaveAttribute('srcset', '/uploads/w/200/blue-mug.webp 200w, /uploads/w/400/blue-mug.webp 400w, /uploads/w/800/blue-mug.webp 800w');
+    expect(img).toHaveAttribute('sizes', '50vw');
+  });
+
+  it('leaves other image URLs alone', () => {
+    renderPage(<ProductCard product={makeProduct({ name: 'Lamp', image: 'https://cdn.example.com/lamp.jpg' })} />);
+    const img = screen.getByAltText('Lamp');
+    expect(img).toHaveAttribute('src', 'https://cdn.example.com/lamp.jpg');
+    expect(img).not.toHaveAttribute('srcset');
+    expect(img).not.toHaveAttribute('sizes');
+  });
+});
+
 describe('Price', () => {
   it("adds '(N% OFF)' on the product page when on sale", () => {
     renderPage(<Price price={100} finalPrice={85.5} isOnSale saleDiscount={14.5} showDiscount />);

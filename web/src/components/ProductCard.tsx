@@ -1,6 +1,8 @@
 import type { Product } from '@shop/contracts';
+import { CARD_IMAGE_SIZES } from '@shop/contracts/images';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
+import { responsiveImage } from '../lib/images';
 import { hasSaleDiscount, Price } from './Price';
 import { Rating } from './Rating';
 
@@ -18,10 +20,12 @@ interface ProductCardProps {
   /** Above the fold: load at once with high priority (the largest paint of the page). */
   isPriority?: boolean;
   headingLevel?: 'h2' | 'h3';
+  /** The image's `sizes`: the card's rendered width in its grid (default: the home page grid). */
+  sizes?: string;
 }
 
 /** A product in a grid: image, name, rating with review count, price (sale price struck through) and badges. */
-export function ProductCard({ product, isPriority = false, headingLevel: Heading = 'h2' }: ProductCardProps) {
+export function ProductCard({ product, isPriority = false, headingLevel: Heading = 'h2', sizes = CARD_IMAGE_SIZES.home }: ProductCardProps) {
   // Saved supplier (CJ) products have their own page.
   const href = product.cjData ? paths.cjProduct(product.slug) : paths.product(product.slug);
   const isOutOfStock = product.countInStock <= 0;
@@ -30,6 +34,7 @@ export function ProductCard({ product, isPriority = false, headingLevel: Heading
       <Link to={href} tabIndex={-1} aria-hidden="true">
         <img
           src={product.image}
+          {...responsiveImage(product.image, sizes)}
           alt={product.name}
           width={400}
           height={400}

@@ -1,3 +1,4 @@
+import { CARD_IMAGE_SIZES } from '@shop/contracts';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { insertProduct } from '../products/test-factories.ts';
 import { escapeHtml, jsonForScript, summarize } from './html.ts';
+import { cardImagePreload, PRELOADED_CARDS } from './listing-preload.ts';
 import { renderProductsSitemap, renderSitemap } from './sitemap.ts';
 
 const INDEX_HTML = `<!doctype html>
@@ -90,6 +92,36 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
       expect(page).toContain('<meta name="robots" content="noindex" />');
       expect(page).not.toContain('Hidden Draft');
     }
+  });
+
+  it('preloads the first card images of the home and search pages with the cards\' srcset and sizes', async () => {
+    for (const [url, api, sizes] of [
+      ['/', '/api/products', CARD_IMAGE_SIZES.home],
+      ['/search', '/api/products/search', CARD_IMAGE_SIZES.search],
+    ] as const) {
+      const res = (await t.app.inject({ method: 'GET', url: api, headers: { 'cache-control': 'no-cache' } })).json() as
+        { image: string }[] | { products: { image: string }[] };
+      const first = (Array.isArray(res) ? res : res.products).slice(0, PRELOADED_CARDS).map((p) => p.image);
+      expect(first, url).toEqual(['/uploads/aurora.webp', '/uploads/test.webp']);
+      const page = (await t.app.inject({ method: 'GET', url, headers: html })).body;
+      const links = first.map((src) => {
+        const key = src.slice('/uploads/'.length);
+        const srcset = `/uploads/w/200/${key} 200w, /uploads/w/400/${key} 400w, /uploads/w/800/${key} 800w`;
+        return `  <link rel="preload" as="image" href="${src}" imagesrcset="${srcset}" imagesizes="${sizes}" fetchpriority="high" />\n`;
+      });
+      expect(page, url).toContain(`${links.join('')}  </head>`);
+      expect(page.match(/rel="preload"/g), url).toHaveLength(2);
+    }
+    for (const url of ['/search?query=x', '/?ref=mail', '/cart', '/product/aurora-pro']) {
+      const page = (await t.app.inject({ method: 'GET', url, headers: html })).body;
+      expect(page, url).not.toContain('rel="preload"');
+    }
+  });
+
+  it('preloads a card image that is not in the upload store as it is, without a srcset', () => {
+    expect(cardImagePreload('https://cdn.example.com/a.jpg?x=1&y="2"', '50vw')).toBe(
+      '<link rel="preload" as="image" href="https://cdn.example.com/a.jpg?x=1&amp;y=&quot;2&quot;" fetchpriority="high" />',
+    );
   });
 
   it('leaves other pages as built', async () => {

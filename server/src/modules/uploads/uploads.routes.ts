@@ -1,12 +1,14 @@
+import path from 'node:path';
 import { errorResponseSchema, UPLOAD_MESSAGES, uploadResponseSchema } from '@shop/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { createImageVariants, parseVariantWidth } from './image-variants.ts';
 import { toWebp } from './process-image.ts';
-import { uploadStoreFor, type UploadStore } from './upload-store.ts';
+import { uploadStoreFor, type StoredFile, type UploadStore } from './upload-store.ts';
 
 export const UPLOADED_MESSAGE = 'Image uploaded successfully. Click Update to apply it.';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -61,29 +63,46 @@ const uploadApi: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
+/** Sends a stored file with a one-year immutable cache, an ETag and 304 for a matching If-None-Match. */
+function sendImmutable(request: FastifyRequest, reply: FastifyReply, file: StoredFile) {
+  const etag = `"${file.size.toString(16)}-${file.modifiedAt.getTime().toString(16)}"`;
+  reply.header('cache-control', IMMUTABLE).header('etag', etag).header('last-modified', file.modifiedAt.toUTCString());
+  if (request.headers['if-none-match'] === etag) {
+    file.body.destroy();
+    return reply.status(304).send();
+  }
+  return reply.type(file.contentType).header('content-length', file.size).send(file.body);
+}
+
 const uploadFiles: FastifyPluginAsyncZod = async (app) => {
   const store = uploadStoreFor(app.ctx.config.dataDir);
+  const variants = createImageVariants(store, path.join(app.ctx.config.dataDir, 'upload-variants'));
   app.get(
     '/uploads/:key',
     { config: { access: 'public' }, schema: { hide: true, params: z.object({ key: z.string().max(200) }) } },
     async (request, reply) => {
       const file = await store.get(request.params.key);
       if (!file) throw notFound('File not found');
-      const etag = `"${file.size.toString(16)}-${file.modifiedAt.getTime().toString(16)}"`;
-      reply.header('cache-control', IMMUTABLE).header('etag', etag).header('last-modified', file.modifiedAt.toUTCString());
-      if (request.headers['if-none-match'] === etag) {
-        file.body.destroy();
-        return reply.status(304).send();
-      }
-      return reply.type(file.contentType).header('content-length', file.size).send(file.body);
+      return sendImmutable(request, reply, file);
+    },
+  );
+  app.get(
+    '/uploads/w/:width/:key',
+    { config: { access: 'public' }, schema: { hide: true, params: z.object({ width: z.string().max(200), key: z.string().max(200) }) } },
+    async (request, reply) => {
+      const width = parseVariantWidth(request.params.width);
+      const file = width === null ? null : await variants.get(request.params.key, width);
+      if (!file) throw notFound('File not found');
+      return sendImmutable(request, reply, file);
     },
   );
 };
 
 /**
  * Image upload: POST /api/upload (admin) and the files at /uploads/{key} with a one-year
- * immutable cache (each upload gets a new key). Wrapped with fastify-plugin so that /uploads stays
- * at the site root; the API part adds the /api prefix itself.
+ * immutable cache (each upload gets a new key), plus resized copies at /uploads/w/{width}/{key}
+ * for the widths in IMAGE_VARIANT_WIDTHS (the storefront's srcset). Wrapped with fastify-plugin so
+ * that /uploads stays at the site root; the API part adds the /api prefix itself.
  */
 export const uploadsRoutes = fp(
   async (app) => {

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,57 @@ describe('POST /api/upload and GET /uploads/{key}', () => {
     const user = await upload(file(png), customer);
     expect(user.statusCode).toBe(403);
     expect(count()).toBe(before);
+  });
+
+  it('serves resized WebP copies at /uploads/w/{width}/{key}, cached on disk, never enlarged', async () => {
+    const res = await upload(file(await solid(1200, 900).jpeg().toBuffer()));
+    const url = res.json().secure_url as string;
+    const key = url.slice('/uploads/'.length);
+    for (const [width, expected] of [[200, [200, 150]], [400, [400, 300]], [800, [800, 600]]] as const) {
+      const served = await t.app.inject({ method: 'GET', url: `/uploads/w/${width}/${key}` });
+      expect(served.statusCode, String(width)).toBe(200);
+      expect(served.headers['content-type']).toBe('image/webp');
+      expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const meta = await sharp(served.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', ...expected]);
+    }
+    const cached = path.join(t.config.dataDir, 'upload-variants', '400', key);
+    expect(statSync(cached).isFile()).toBe(true);
+    const first = await t.app.inject({ method: 'GET', url: `/uploads/w/400/${key}` });
+    const again = await t.app.inject({ method: 'GET', url: `/uploads/w/400/${key}`, headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+
+    // Concurrent first requests share one resize and all get the whole image.
+    const small = await upload(file(await solid(300, 300).png().toBuffer(), 'small.png', 'image/png'));
+    const smallKey = (small.json().secure_url as string).slice('/uploads/'.length);
+    const all = await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'GET', url: `/uploads/w/800/${smallKey}` })));
+    for (const r of all) {
+      expect(r.statusCode).toBe(200);
+      // Never enlarged.
+      expect((await sharp(r.rawPayload).metadata()).width).toBe(300);
+    }
+  });
+
+  it('answers 404 for variant widths outside the allowed set and for unknown or malformed keys', async () => {
+    const res = await upload(file(await solid(100, 100).png().toBuffer(), 'a.png', 'image/png'));
+    const key = (res.json().secure_url as string).slice('/uploads/'.length);
+    for (const url of [
+      `/uploads/w/300/${key}`,
+      `/uploads/w/0400/${key}`,
+      `/uploads/w/400.0/${key}`,
+      `/uploads/w/-400/${key}`,
+      `/uploads/w/abc/${key}`,
+      `/uploads/w/99999999999/${key}`,
+      '/uploads/w/400/000000000000000000000000.webp',
+      '/uploads/w/400/..%2F..%2Fetc%2Fpasswd',
+      '/uploads/w/400/..%2Fuploads%2F' + key,
+      '/uploads/w/400/%2e%2e',
+      '/uploads/w/400/x.js',
+      `/uploads/w/400/${key}/extra`,
+    ]) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(404);
+    }
   });
 
   it('answers 404 for unknown or malformed upload keys', async () => {

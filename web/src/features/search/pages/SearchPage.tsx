@@ -1,3 +1,4 @@
+import { CARD_IMAGE_SIZES } from '@shop/contracts/images';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths, searchUrl } from '../../../app/paths';
@@ -86,7 +87,7 @@ export default function SearchPage() {
                 <div className="row row-cols-2 row-cols-lg-3 g-3">
                   {data.products.map((product, i) => (
                     <div className="col" key={product._id}>
-                      <ProductCard product={product} isPriority={i < EAGER_CARDS} />
+                      <ProductCard product={product} isPriority={i < EAGER_CARDS} sizes={CARD_IMAGE_SIZES.search} />
                     </div>
                   ))}
                 </div>

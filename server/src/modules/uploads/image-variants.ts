@@ -1,0 +1,78 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { IMAGE_VARIANT_WIDTHS } from '@shop/contracts';
+import sharp from 'sharp';
+import { newId } from '../../lib/ids.ts';
+import { MAX_INPUT_PIXELS } from './process-image.ts';
+import { UPLOAD_KEY_PATTERN, type StoredFile, type UploadStore } from './upload-store.ts';
+
+const WIDTHS = new Set<number>(IMAGE_VARIANT_WIDTHS);
+
+/** The allowed variant width written as `width` (digits only, one of IMAGE_VARIANT_WIDTHS), else null. */
+export function parseVariantWidth(width: string): number | null {
+  if (!/^[1-9][0-9]{0,4}$/.test(width)) return null;
+  const n = Number(width);
+  return WIDTHS.has(n) ? n : null;
+}
+
+/** Resizes a stored WebP to `width` (never enlarging) and re-encodes it as WebP. */
+export async function resizeWebp(input: Buffer, width: number): Promise<Buffer> {
+  return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+    .resize({ width, withoutEnlargement: true })
+    .webp({ quality: 80, effort: 4 })
+    .toBuffer();
+}
+
+/**
+ * Resized copies of the images in an upload store, made on first request and cached on disk under
+ * `${cacheDir}/{width}/{key}`. A copy older than its original is made again; a copy whose original
+ * is gone is never served.
+ */
+export function createImageVariants(store: UploadStore, cacheDir: string) {
+  const pending = new Map<string, Promise<void>>();
+
+  async function make(key: string, width: number, file: string): Promise<void> {
+    const original = await store.get(key);
+    if (!original) return;
+    const resized = await resizeWebp(await buffer(original.body), width);
+    await mkdir(path.dirname(file), { recursive: true });
+    // Write then rename, so a reader never sees half a file.
+    const tmp = `${file}.${newId()}.tmp`;
+    try {
+      await writeFile(tmp, resized);
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  return {
+    /** The `width` px wide copy of the stored image `key`, or null when there is no such image. */
+    async get(key: string, width: number): Promise<StoredFile | null> {
+      if (!UPLOAD_KEY_PATTERN.test(key) || !WIDTHS.has(width)) return null;
+      const original = await store.get(key);
+      if (!original) return null;
+      original.body.destroy();
+      const file = path.join(cacheDir, String(width), key);
+      let info = await stat(file).catch(() => null);
+      if (!info?.isFile() || info.mtimeMs < original.modifiedAt.getTime()) {
+        // One resize per copy, however many requests ask for it at once.
+        const id = `${width}/${key}`;
+        let job = pending.get(id);
+        if (!job) {
+          job = make(key, width, file).finally(() => pending.delete(id));
+          pending.set(id, job);
+        }
+        await job;
+        info = await stat(file).catch(() => null);
+        if (!info?.isFile()) return null;
+      }
+      return { body: createReadStream(file), size: info.size, contentType: 'image/webp', modifiedAt: info.mtime };
+    },
+  };
+}
+
+export type ImageVariants = ReturnType<typeof createImageVariants>;
