@@ -15,11 +15,10 @@
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { loadavg, availableParallelism, cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { createScratchDatabase } from '../server/src/db/scratch.ts';
 import { ADJECTIVES, CATEGORIES, NOUNS } from './catalogue/generate.ts';
 
 function flag(name: string): string | undefined {
@@ -173,7 +172,7 @@ async function runTarget(kind: 'postgres' | 'pglite'): Promise<{ title: string; 
   let server: ServerProcess | undefined;
   const products = kind === 'postgres' ? PG_PRODUCTS : PGLITE_PRODUCTS;
   try {
-    if (kind === 'postgres') scratch = await createScratchDb();
+    if (kind === 'postgres') scratch = await createScratchDatabase(BASE_URL, 'shop_bench_cat');
     console.info(`\n== ${kind}: generating ${products.toLocaleString('en-US')} products...`);
     const started = await ServerProcess.start({ databaseUrl: scratch?.url, products });
     server = started.server;
@@ -197,24 +196,6 @@ async function runTarget(kind: 'postgres' | 'pglite'): Promise<{ title: string; 
   }
 }
 
-async function createScratchDb(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `shop_bench_cat_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: BASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const cols = (st: Stats) => `${fmt(st.reqs).padStart(8)}${fmt(st.p50, 0).padStart(6)}${fmt(st.p99, 0).padStart(6)}`;

@@ -17,7 +17,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, isNull, sum } from 'drizzle-orm';
-import pg from 'pg';
+import { createScratchDatabase } from '../server/src/db/scratch.ts';
 import { openDatabase, type Database } from '../server/src/db/client.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { addresses, orderItems, orders, products, users } from '../server/src/db/schema.ts';
@@ -54,24 +54,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function createScratchDb(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `shop_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: BASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 interface Buyer { cookie: string; addressId: string }
 
@@ -214,7 +196,7 @@ async function runBuyer(base: string, buyer: Buyer, productIds: string[], until:
 
 async function main() {
   console.info(`checkout benchmark: ${BUYERS} buyers for ${DURATION_S} s on PostgreSQL (${new URL(BASE_URL).host})`);
-  const scratch = await createScratchDb();
+  const scratch = await createScratchDatabase(BASE_URL, 'shop_bench');
   let database: Database | undefined;
   let child: ChildProcess | undefined;
   try {

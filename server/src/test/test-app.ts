@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
 import { users } from '../db/schema.ts';
 import { ACCESS_COOKIE, REFRESH_COOKIE, startSession } from '../lib/auth.ts';
 import { newId } from '../lib/ids.ts';
@@ -14,26 +13,11 @@ import { hashPassword } from '../lib/passwords.ts';
 
 export const TEST_DB: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-/** Creates a throwaway PostgreSQL database (dropped by the returned cleanup). */
+/** Creates a throwaway PostgreSQL database on TEST_DATABASE_URL (dropped by the returned cleanup). */
 export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `shop_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return createScratchDatabase(base, 'shop_t');
 }
 
 /** Opens an empty, migrated database of the kind under test. */
