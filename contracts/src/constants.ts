@@ -15,8 +15,21 @@ export const RESET_PASSWORD_SUCCESS = 'Password has been reset. You can now sign
 export const INVALID_RESET_TOKEN = 'Password reset link is invalid or has expired';
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
-/** Sign-up with an e-mail that already has an account (compared case-insensitively). */
-export const USER_EXISTS = 'User already exists';
+/**
+ * Confirming a sign-up whose e-mail got an account in the meantime (compared case-insensitively).
+ * Sign-up itself answers the same for a known and an unknown address (SIGNUP_CHECK_EMAIL).
+ */
+export const USER_EXISTS = 'An account already exists for this email. Please sign in.';
+/** POST users/signup: the same 202 answer whether or not the address has an account. */
+export const SIGNUP_CHECK_EMAIL = 'Check your e-mail to finish creating your account.';
+/** POST users/confirm-signup with an unknown, used or expired token. */
+export const INVALID_SIGNUP_TOKEN = 'This confirmation link is invalid or has expired';
+/** Sign-up confirmation links are valid this long. */
+export const SIGNUP_TOKEN_TTL_HOURS = 24;
+/** PUT users/profile changing the e-mail or the password without the current password. */
+export const CURRENT_PASSWORD_REQUIRED = 'Current password is required to change your e-mail or password';
+/** PUT users/profile with a wrong current password (401). */
+export const CURRENT_PASSWORD_INCORRECT = 'Current password is incorrect';
 /** Profile update to an e-mail that belongs to another account. */
 export const EMAIL_IN_USE = 'Email is already in use by another account';
 export const SIGNED_OUT_MESSAGE = 'Signed out successfully';
@@ -114,6 +127,8 @@ export const PRODUCT_FORM_MESSAGES = {
   countInStock: 'Count in stock must be greater than 0',
   description: 'Description is required',
   saleDiscount: 'Sale discount must be between 1 and 100',
+  /** On sale: the discounted price would round below $0.01 (every 100 % discount does). */
+  finalPriceMin: 'Price after the sale discount must be at least $0.01',
   created: 'Product created successfully',
   updated: 'Product updated successfully',
   deleted: 'Product deleted successfully',

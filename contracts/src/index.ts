@@ -6,3 +6,6 @@ export * from './products.ts';
 export * from './cart.ts';
 export * from './addresses.ts';
 export * from './orders.ts';
+export * from './supplier-constants.ts';
+export * from './supplier.ts';
+export * from './money.ts';

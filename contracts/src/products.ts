@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { finalPrice, MIN_UNIT_PRICE } from './money.ts';
 import {
   ADMIN_PAGE_SIZE,
   PRODUCT_FORM_MESSAGES,
@@ -168,9 +169,14 @@ const requiredText = (message: string, max: number) =>
 
 /**
  * The product form's rules with the spec's messages. The server validates the product as it will
- * be saved (stored values merged with the fields sent); the web form can use the same schema.
+ * be saved (stored values merged with the fields sent); the web form uses the same schema.
  * Count in stock may be 0 (an out-of-stock product); negative or fractional counts are refused.
- * Sale discount is a whole percent 1-100 when on sale; when not on sale it is stored as 0.
+ *
+ * Money: the price is rounded to cents and must then be at least $0.01 ('Price must be greater
+ * than 0': 0.004 rounds to 0). Sale discount is a whole percent 1-100 when on sale (the spec's
+ * range; stored as 0 when not on sale), and the price the shopper pays after the discount must
+ * also be at least $0.01, else 'Price after the sale discount must be at least $0.01' next to the
+ * discount. So 100 % is a valid input but never a valid product: a product is never free.
  */
 export const productFormSchema = z
   .object({
@@ -184,9 +190,9 @@ export const productFormSchema = z
       .regex(SLUG_PATTERN, M.slugFormat),
     price: z
       .number({ error: M.price })
-      .gt(0, M.price)
       .max(PRODUCT_PRICE_MAX, M.priceMax)
-      .transform((v) => Math.round(v * 100) / 100),
+      .transform((v) => Math.round(v * 100) / 100)
+      .refine((v) => v >= MIN_UNIT_PRICE, M.price),
     image: requiredText(M.image, 2000),
     images: z.array(z.string().trim().min(1).max(2000), { error: 'Images must be a list of image URLs' }).max(20, 'At most 20 images').default([]),
     category: requiredText(M.category, 100),
@@ -199,34 +205,39 @@ export const productFormSchema = z
     saleDiscount: z.number({ error: M.saleDiscount }).default(0),
   })
   .superRefine((p, ctx) => {
-    if (p.isOnSale && !(Number.isInteger(p.saleDiscount) && p.saleDiscount >= 1 && p.saleDiscount <= 100)) {
+    if (!p.isOnSale) return;
+    if (!(Number.isInteger(p.saleDiscount) && p.saleDiscount >= 1 && p.saleDiscount <= 100)) {
       ctx.addIssue({ code: 'custom', path: ['saleDiscount'], message: M.saleDiscount });
+    } else if (finalPrice(p) < MIN_UNIT_PRICE) {
+      ctx.addIssue({ code: 'custom', path: ['saleDiscount'], message: M.finalPriceMin });
     }
   })
   .transform((p) => ({ ...p, saleDiscount: p.isOnSale ? p.saleDiscount : 0 }));
 export type ProductForm = z.output<typeof productFormSchema>;
 
-const numberLike = z.union([z.number(), z.string()]).nullable();
+const numberLike = (message: string) => z.union([z.number(), z.string()], { error: message }).nullable();
+const textLike = (message: string) => z.string({ error: message }).nullable();
 /**
  * Body of PUT products/{id}. Fields left out keep their stored value; the product as it will be
- * saved must pass `productFormSchema`. Numbers may arrive as numeric strings (form inputs).
+ * saved must pass `productFormSchema`. Numbers may arrive as numeric strings (form inputs). A field
+ * of the wrong type is refused with that field's message from the spec.
  */
 export const productUpdateBodySchema = z.object({
-  _id: z.string({ error: 'Product ID is required' }).nullable().optional(),
-  name: z.string().nullable().optional(),
-  slug: z.string().nullable().optional(),
-  price: numberLike.optional(),
-  image: z.string().nullable().optional(),
-  images: z.array(z.string()).nullable().optional(),
-  category: z.string().nullable().optional(),
-  brand: z.string().nullable().optional(),
-  countInStock: numberLike.optional(),
-  description: z.string().nullable().optional(),
-  isTodaysDeal: z.boolean().optional(),
-  isGift: z.boolean().optional(),
-  isOnSale: z.boolean().optional(),
-  saleDiscount: numberLike.optional(),
-}, { error: 'Product ID is required' });
+  _id: z.string({ error: M.idRequired }).nullable().optional(),
+  name: textLike(M.name).optional(),
+  slug: textLike(M.slug).optional(),
+  price: numberLike(M.price).optional(),
+  image: textLike(M.image).optional(),
+  images: z.array(z.string({ error: 'Images must be a list of image URLs' }), { error: 'Images must be a list of image URLs' }).nullable().optional(),
+  category: textLike(M.category).optional(),
+  brand: textLike(M.brand).optional(),
+  countInStock: numberLike(M.countInStock).optional(),
+  description: textLike(M.description).optional(),
+  isTodaysDeal: z.boolean({ error: "Today's deal must be true or false" }).optional(),
+  isGift: z.boolean({ error: 'Gift must be true or false' }).optional(),
+  isOnSale: z.boolean({ error: 'On sale must be true or false' }).optional(),
+  saleDiscount: numberLike(M.saleDiscount).optional(),
+}, { error: M.idRequired });
 export type ProductUpdateBody = z.infer<typeof productUpdateBodySchema>;
 
 export const productUpdateResponseSchema = z.object({ message: z.string(), product: productSchema });

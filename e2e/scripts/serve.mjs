@@ -18,8 +18,9 @@ const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-// The server's (JSON) log goes to a file, not to this process's output: tests read the password-reset
-// mail from it (without SMTP_URL the mailer logs 'mail written to outbox (no SMTP_URL)' at info level).
+// The server's (JSON) log goes to a file, not to this process's output: tests read the mails (sign-up
+// confirmation, password reset) from it. Without SMTP_URL mail stays in the outbox table; outside
+// production, at LOG_LEVEL=debug, the server also prints it as a labelled development aid.
 const serverLog = openSync(path.join(tmp, 'server.log'), 'a');
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   cwd: path.join(root, 'server'),
@@ -30,7 +31,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     HOST: '127.0.0.1',
     DATA_DIR: path.join(tmp, 'data'),
     WEB_DIST_DIR: webDist,
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: 'debug',
     AUTH_RATE_LIMIT_MAX: '1000',
     DATABASE_URL: '',
     REDIS_URL: '',

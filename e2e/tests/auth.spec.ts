@@ -1,9 +1,13 @@
-import { DEMO_ADMIN, DEMO_CUSTOMER, expect, readResetToken, signIn, signOutViaMenu, signUpViaApi, test, uniqueEmail } from './fixtures';
+import {
+  DEMO_ADMIN, DEMO_CUSTOMER, expect, readLoggedMails, readMailLink, readResetToken, screenshotWidths, signIn, signOutViaMenu,
+  signUpViaApi, test, uniqueEmail,
+} from './fixtures';
 
 const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that email, we have sent a password reset link.';
+const CHECK_EMAIL = 'Check your e-mail to finish creating your account.';
 
 test.describe('accounts', () => {
-  test('sign up, sign out, and sign in again', async ({ page }) => {
+  test('sign up: check your e-mail, the mailed link creates the account and signs in; sign out and in again', async ({ page }) => {
     const email = uniqueEmail('signup');
     await page.goto('/signup');
     await page.getByLabel('Name').fill('Sam Shopper');
@@ -16,17 +20,31 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Confirm Password').fill('password123');
     await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText(CHECK_EMAIL);
+    await expect(page.getByText(email)).toBeVisible();
+    // Not signed in yet: the account does not exist until the link is used.
+    await expect(page.getByRole('link', { name: 'Sign In', exact: true }).first()).toBeVisible();
+    expect(await (await page.request.get('/api/users/current')).json()).toBeNull();
+    await screenshotWidths(page, 'signup-check-your-email');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    const link = await readMailLink(email, 'confirm-signup');
+    await page.goto(link);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('button', { name: 'Hello, Sam Shopper' })).toBeVisible();
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toMatch(/token/i);
 
+    // The link works once.
     await signOutViaMenu(page, 'Sam Shopper');
-    await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
+    await page.goto(link);
+    await expect(page.getByRole('alert')).toContainText('This confirmation link is invalid or has expired');
+    await screenshotWidths(page, 'confirm-signup-used-link');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await expect(page.getByRole('link', { name: 'Sign In', exact: true }).first()).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('isLoggedOut'))).toBe('true');
-    // The server session is gone: a reload restores nothing.
     await page.reload();
-    await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
-    expect((await page.request.get('/api/users/current')).status()).toBe(200);
     expect(await (await page.request.get('/api/users/current')).json()).toBeNull();
 
     await signIn(page, email, 'password123');
@@ -34,14 +52,39 @@ test.describe('accounts', () => {
     await expect(page.getByRole('button', { name: 'Hello, Sam Shopper' })).toBeVisible();
   });
 
-  test('signing up with an e-mail that exists shows the server message', async ({ page }) => {
-    await page.goto('/signup');
-    await page.getByLabel('Name').fill('Jane Again');
-    await page.getByLabel('Email').fill(DEMO_CUSTOMER.email);
+  test('sign up keeps ?redirect through the mailed link', async ({ page }) => {
+    const email = uniqueEmail('redirect');
+    await page.goto('/signup?redirect=/shipping');
+    await page.getByLabel('Name').fill('Rita Redirect');
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('password123');
     await page.getByLabel('Confirm Password').fill('password123');
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    await expect(page.getByRole('alert')).toHaveText('User already exists');
+    await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
+    const link = await readMailLink(email, 'confirm-signup');
+    expect(link).toMatch(/&redirect=%2Fshipping$/);
+    await page.goto(link);
+    await expect(page).toHaveURL(/\/shipping$/);
+    await expect(page.getByRole('button', { name: 'Hello, Rita Redirect' })).toBeVisible();
+  });
+
+  test('signing up with an e-mail that exists looks the same; the owner is told by mail instead', async ({ page }) => {
+    const owner = await signUpViaApi(page, { name: 'Olga Owner' });
+    await page.context().clearCookies();
+    await page.goto('/signup');
+    await page.getByLabel('Name').fill('Someone Else');
+    await page.getByLabel('Email').fill(owner.email.toUpperCase());
+    await page.getByLabel('Password', { exact: true }).fill('password123');
+    await page.getByLabel('Confirm Password').fill('password123');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText(CHECK_EMAIL);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect.poll(() => readLoggedMails(owner.email).map((m) => m.subject)).toContain('You already have an account');
+    const notice = readLoggedMails(owner.email).find((m) => m.subject === 'You already have an account')!;
+    expect(notice.text).toMatch(/\/signin$/m);
+    expect(notice.text).toMatch(/\/forgot-password$/m);
+    expect(notice.text).not.toContain('token=');
   });
 
   test('a wrong password shows the error and stays on /signin', async ({ page }) => {
@@ -64,23 +107,34 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/orderhistory$/);
   });
 
-  test('profile update replaces the session user and the new password works', async ({ page }) => {
+  test('profile update replaces the session user; a new password needs the current one', async ({ page }) => {
     const account = await signUpViaApi(page, { name: 'Pat Profile' });
     await page.context().clearCookies();
     await signIn(page, account.email, account.password, '/profile');
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByLabel('Name')).toHaveValue('Pat Profile');
+    await expect(page.getByLabel('Current Password')).toHaveCount(0);
 
     await page.getByLabel('Password', { exact: true }).fill('newpassword1');
     await page.getByLabel('Confirm Password').fill('newpassword2');
     await page.getByRole('button', { name: 'Update' }).click();
     await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await expect(page.getByText('Current password is required to change your e-mail or password')).toBeVisible();
 
     await page.getByLabel('Name').fill('Pat Updated');
     await page.getByLabel('Confirm Password').fill('newpassword1');
+    await page.getByLabel('Current Password').fill('not-my-password');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByText('Current password is incorrect')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await screenshotWidths(page, 'profile-current-password-incorrect');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByLabel('Current Password').fill(account.password);
     await page.getByRole('button', { name: 'Update' }).click();
     await expect(page.getByText('User updated successfully')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Hello, Pat Updated' })).toBeVisible();
+    await expect(page.getByLabel('Current Password')).toHaveCount(0);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('userInfo') ?? 'null')?.name)).toBe('Pat Updated');
     await page.reload();
     await expect(page.getByLabel('Name')).toHaveValue('Pat Updated');
@@ -90,6 +144,19 @@ test.describe('accounts', () => {
     await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
     await signIn(page, account.email, 'newpassword1');
     await expect(page.getByRole('button', { name: 'Hello, Pat Updated' })).toBeVisible();
+  });
+
+  test('changing the e-mail asks for the current password', async ({ page }) => {
+    const account = await signUpViaApi(page, { name: 'Eve Email' });
+    await page.goto('/profile');
+    const newEmail = uniqueEmail('moved');
+    await page.getByLabel('Email').fill(newEmail);
+    await expect(page.getByLabel('Current Password')).toBeVisible();
+    await page.getByLabel('Current Password').fill(account.password);
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByText('User updated successfully')).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue(newEmail);
+    expect(await (await page.request.get('/api/users/current')).json()).toMatchObject({ email: newEmail });
   });
 
   test('forgot password and reset through the mailed link', async ({ page }) => {

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
 import { adminApi, createProduct, uniqueWord, uploadPng } from './catalogue-data';
-import { expect, signIn, signUpViaApi, test, uniqueEmail } from './fixtures';
+import { createAccountViaApi, expect, signIn, signUpViaApi, test, uniqueEmail } from './fixtures';
 
 /**
  * Storefront catalogue in a real browser: search with filters and sort, the product gallery and
@@ -36,8 +36,7 @@ test.beforeAll(async () => {
   // Bravo gets a 5-star review so the Customer Rating filter has something to find.
   const reviewer = await request.newContext({ baseURL: `http://localhost:${process.env.E2E_PORT ?? 3100}` });
   const email = uniqueEmail('rater');
-  expect((await reviewer.post('/api/users/signup', { data: { name: 'Rater', email, password: 'password123' } })).status()).toBe(201);
-  expect((await reviewer.post('/api/users/signin', { data: { email, password: 'password123' } })).ok()).toBe(true);
+  await createAccountViaApi(reviewer, { name: 'Rater', email, password: 'password123' });
   const bravo = (await (await reviewer.get(`/api/products/slug/${slugOf(product.bravo.name)}`)).json()) as { _id: string };
   const review = await reviewer.post(`/api/products/${bravo._id}/reviews`, { data: { rating: 5, comment: 'Bright and warm.' } });
   expect(review.status()).toBe(201);

@@ -1,6 +1,6 @@
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
-import { DEMO_ADMIN, expect, signIn, test, uniqueEmail } from './fixtures';
+import { createAccountViaApi, DEMO_ADMIN, expect, signIn, test, uniqueEmail } from './fixtures';
 
 interface CreatedProduct {
   _id: string;
@@ -63,7 +63,7 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
   // A customer whose server cart already holds 2 lamps (from another device).
   const customer = { name: 'Checkout Shopper', email: uniqueEmail('checkout'), password: 'password123' };
   const anonymous = await playwrightRequest.newContext({ baseURL });
-  expect((await anonymous.post('/api/users/signup', { data: customer })).status()).toBe(201);
+  await createAccountViaApi(anonymous, customer);
   await anonymous.dispose();
   const customerApi = await apiSession(customer.email, customer.password);
   expect((await customerApi.post('/api/cart/items', { data: { productId: lamp._id, quantity: 2 } })).status()).toBe(200);

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -20,12 +20,23 @@ export async function signIn(page: Page, email: string, password: string, redire
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-/** Creates an account through the API (fast set-up for tests that are not about sign-up). */
-export async function signUpViaApi(page: Page, opts: { name?: string; email?: string; password?: string } = {}) {
+/**
+ * Creates an account through the API as a browser would: POST users/signup, the confirmation link
+ * from the mail, POST users/confirm-signup. `request` ends up signed in as the new account.
+ */
+export async function createAccountViaApi(request: APIRequestContext, opts: { name?: string; email?: string; password?: string } = {}) {
   const body = { name: opts.name ?? 'Test Shopper', email: opts.email ?? uniqueEmail(), password: opts.password ?? 'password123' };
-  const res = await page.request.post('/api/users/signup', { data: body });
-  expect(res.status()).toBe(201);
+  const res = await request.post('/api/users/signup', { data: body });
+  expect(res.status()).toBe(202);
+  const token = await readMailToken(body.email, 'confirm-signup');
+  const confirmed = await request.post('/api/users/confirm-signup', { data: { token } });
+  expect(confirmed.status()).toBe(201);
   return body;
+}
+
+/** Creates an account through the API (fast set-up for tests that are not about sign-up); the page's context is signed in. */
+export async function signUpViaApi(page: Page, opts: { name?: string; email?: string; password?: string } = {}) {
+  return createAccountViaApi(page.request, opts);
 }
 
 /** The server log of this run (see scripts/serve.mjs). */
@@ -37,15 +48,18 @@ interface LoggedMail {
   text: string;
 }
 
-/** The mails the server logged to `to` (no SMTP_URL: 'mail written to outbox'), oldest first. */
+/**
+ * The mails the server printed for `to`, oldest first: without SMTP_URL, outside production, at
+ * LOG_LEVEL=debug (scripts/serve.mjs) it logs each one as a development aid under `devMail`.
+ */
 export function readLoggedMails(to: string): LoggedMail[] {
   if (!existsSync(serverLogPath)) return [];
   const mails: LoggedMail[] = [];
   for (const line of readFileSync(serverLogPath, 'utf8').split('\n')) {
-    if (!line.includes('"mail"')) continue;
+    if (!line.includes('"devMail"')) continue;
     try {
-      const entry = JSON.parse(line) as { mail?: LoggedMail };
-      if (entry.mail && entry.mail.to.toLowerCase() === to.toLowerCase()) mails.push(entry.mail);
+      const entry = JSON.parse(line) as { devMail?: LoggedMail };
+      if (entry.devMail && entry.devMail.to.toLowerCase() === to.toLowerCase()) mails.push(entry.devMail);
     } catch {
       /* not a JSON line */
     }
@@ -53,21 +67,30 @@ export function readLoggedMails(to: string): LoggedMail[] {
   return mails;
 }
 
-/** Waits for the password-reset mail to `email` (the n-th one, default the first) and returns its token. */
-export async function readResetToken(email: string, nth = 1): Promise<string> {
-  let token: string | undefined;
+/** Waits for the n-th mail to `email` whose text links to `/<page>?token=` and returns that link's path and query. */
+export async function readMailLink(email: string, page: 'reset-password' | 'confirm-signup', nth = 1): Promise<string> {
+  let link: string | undefined;
   await expect
     .poll(
       () => {
-        const mail = readLoggedMails(email).filter((m) => m.text.includes('reset-password?token='))[nth - 1];
-        token = mail?.text.match(/reset-password\?token=([^\s&"'<>]+)/)?.[1];
-        return token;
+        const mail = readLoggedMails(email).filter((m) => m.text.includes(`/${page}?token=`))[nth - 1];
+        link = mail?.text.match(new RegExp(`(/${page}\\?token=[^\\s"'<>]+)`))?.[1];
+        return link;
       },
-      { message: `reset mail to ${email} in ${serverLogPath}`, timeout: 10_000 },
+      { message: `${page} mail to ${email} in ${serverLogPath}`, timeout: 10_000 },
     )
     .toBeTruthy();
-  return decodeURIComponent(token!);
+  return link!;
 }
+
+/** The token of the n-th `/<page>?token=` mail to `email`. */
+export async function readMailToken(email: string, page: 'reset-password' | 'confirm-signup', nth = 1): Promise<string> {
+  const link = await readMailLink(email, page, nth);
+  return new URL(link, 'http://x').searchParams.get('token') ?? '';
+}
+
+/** Waits for the password-reset mail to `email` (the n-th one, default the first) and returns its token. */
+export const readResetToken = (email: string, nth = 1) => readMailToken(email, 'reset-password', nth);
 
 /** Signs out through the header's user menu. */
 export async function signOutViaMenu(page: Page, name: string) {
@@ -86,3 +109,19 @@ export const test = base.extend({
   },
 });
 export { expect };
+
+/**
+ * Screenshots of the current page at a phone (390 px) and a desktop (1280 px) width, attached to the
+ * test's report and kept under e2e/test-results/port-<port>/<test>/ for a person to look at.
+ */
+export async function screenshotWidths(page: Page, name: string) {
+  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    await page.setViewportSize({ width, height });
+    // Let the layout settle at the new width (menus collapse at 991 px).
+    await page.waitForTimeout(150);
+    const info = base.info();
+    const path = info.outputPath(`${name}-${width}px.png`);
+    await page.screenshot({ path, fullPage: true });
+    await info.attach(`${name}-${width}px.png`, { path, contentType: 'image/png' });
+  }
+}

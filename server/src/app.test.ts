@@ -179,13 +179,17 @@ describe('CSRF: cookie-authenticated writes from another origin are refused', ()
     expect(await nameOf(u.id)).toBe('Original');
   });
 
-  it('refuses a foreign Referer when there is no Origin, an opaque "null" Origin, and a look-alike host', async () => {
+  it('refuses a foreign Referer when there is no Origin, an opaque "null" Origin, a look-alike host, another port or scheme', async () => {
     const u = await createUser(t, { name: 'Original' });
     const cases: Array<Record<string, string>> = [
       { referer: 'https://evil.example/attack.html' },
       { origin: 'null' },
       { origin: 'http://shop.example.evil.example' },
       { origin: 'http://shop.example:8080' },
+      // same host, other scheme: the shop is served on http here
+      { origin: 'https://shop.example' },
+      { origin: 'https://shop.example:80' },
+      { referer: 'https://shop.example/profile' },
     ];
     for (const headers of cases) {
       const res = await putProfile(u, headers);
@@ -208,7 +212,7 @@ describe('CSRF: cookie-authenticated writes from another origin are refused', ()
   it('accepts the same origin (default port omitted or not), a same-origin Referer, and no Origin at all', async () => {
     const u = await createUser(t, { name: 'Original' });
     expect((await putProfile(u, { origin: 'http://shop.example' })).statusCode).toBe(200);
-    expect((await putProfile(u, { origin: 'https://shop.example' })).statusCode).toBe(200);
+    expect((await putProfile(u, { origin: 'HTTP://Shop.Example:80' })).statusCode).toBe(200);
     expect((await putProfile(u, { origin: 'http://shop.example', host: 'shop.example:80' })).statusCode).toBe(200);
     expect((await putProfile(u, { referer: 'http://shop.example/profile' })).statusCode).toBe(200);
     expect((await putProfile(u, {})).statusCode).toBe(200);
@@ -241,5 +245,42 @@ describe('CSRF with PUBLIC_URL behind a proxy', () => {
       payload: { name: 'Evil', email: u.email },
     });
     expect(evil.statusCode).toBe(403);
+  });
+
+  it('compares scheme, host and port with PUBLIC_URL only', async () => {
+    const u = await createUser(t);
+    for (const origin of ['http://shop.example.com', 'https://shop.example.com:8443', 'http://10.0.0.5:3000']) {
+      const res = await t.app.inject({
+        method: 'PUT', url: '/api/users/profile',
+        headers: { cookie: u.cookie, host: '10.0.0.5:3000', origin },
+        payload: { name: 'Wrong origin', email: u.email },
+      });
+      expect(res.statusCode, origin).toBe(403);
+      expect(res.json()).toEqual({ message: ORIGIN_NOT_ALLOWED, code: 'FORBIDDEN' });
+    }
+    const ok = await t.app.inject({
+      method: 'PUT', url: '/api/users/profile',
+      headers: { cookie: u.cookie, host: '10.0.0.5:3000', origin: 'https://shop.example.com:443' },
+      payload: { name: 'Right origin', email: u.email },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('CSRF behind a TLS proxy without PUBLIC_URL', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp({ env: { TRUST_PROXY: 'true' } }); });
+  afterAll(async () => { await t.close(); });
+
+  it("takes the request's own scheme from X-Forwarded-Proto (TRUST_PROXY) and compares it", async () => {
+    const u = await createUser(t);
+    const put = (origin: string, proto: string) => t.app.inject({
+      method: 'PUT', url: '/api/users/profile',
+      headers: { cookie: u.cookie, host: 'shop.example', 'x-forwarded-proto': proto, origin },
+      payload: { name: 'Proxied', email: u.email },
+    });
+    expect((await put('https://shop.example', 'https')).statusCode).toBe(200);
+    expect((await put('http://shop.example', 'https')).statusCode).toBe(403);
+    expect((await put('https://shop.example', 'http')).statusCode).toBe(403);
   });
 });

@@ -1,80 +1,106 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { DestinationStream } from 'pino';
 import { authPlugin } from './lib/auth.ts';
+import { createBackgroundTasks, type BackgroundTasks } from './lib/background.ts';
 import type { AppContext } from './lib/context.ts';
 import { registerErrorHandling } from './lib/http-errors.ts';
+import { createJobRunner } from './lib/jobs.ts';
+import { registerInputGuard } from './lib/input-guard.ts';
+import { loggerOptions, registerRequestLogging } from './lib/logging.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { registerMetrics } from './lib/metrics.ts';
+import { registerMultipart } from './lib/multipart.ts';
+import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
 import { registerOriginCheck } from './lib/origin-check.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { registerSpa } from './lib/spa.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { registerDrainHeaders } from './modules/health/shutdown.ts';
+import { createUploadStore } from './modules/uploads/index.ts';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   mailer?: Mailer;
   rateLimiter?: RateLimiter;
-  /** Pino logger options; tests pass false. */
-  logger?: boolean | object;
+  background?: BackgroundTasks;
+  /** false: no logging (most tests). */
+  logger?: false | undefined;
+  /** Where the log goes (default stdout); tests capture it. */
+  logStream?: DestinationStream;
 }
 
 export type App = FastifyInstance;
 
-// Routes added by plugins rather than by us; they are public by nature.
-const PLUGIN_PUBLIC_PREFIXES = ['/api/docs'];
+// Routes added by plugins rather than by us: the API docs (@fastify/swagger-ui). Their access is
+// decided by API_DOCS_ACCESS (see registerOpsAccess).
+const API_DOCS_PREFIX = '/api/docs';
 
 /** Builds the Fastify instance used by main.ts and by every test. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger: deps.logger === false ? false : loggerOptions(config.logLevel, deps.logStream),
+    // lib/logging.ts writes one line per request (route pattern, status, request id): Fastify's own
+    // lines carry the raw URL with its query string.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Errors the router raises before any hook (a URL that is not valid percent-encoding, ...),
+    // in our error shape.
+    frameworkErrors: (error, _request, reply) => {
+      const malformed = error.code === 'FST_ERR_BAD_URL';
+      void (reply as FastifyReply).status(malformed ? 400 : (error.statusCode ?? 400)).send({ message: malformed ? 'Malformed URL' : error.message, code: error.code });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-
-  app.addHook('onRoute', (route) => {
-    if (!route.config?.access && PLUGIN_PUBLIC_PREFIXES.some((p) => route.url.startsWith(p))) {
-      route.config = { ...route.config, access: 'public' };
-    }
-  });
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
-    mailer: deps.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log }),
+    mailer: deps.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, isProduction: config.isProduction }),
+    background: deps.background ?? createBackgroundTasks(app.log),
     rateLimiter: deps.rateLimiter ?? (redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter()),
     signer: createTokenSigner(config.jwtSecret, config.accessTokenTtlSeconds),
     redis,
     htmlTransforms: [],
+    jobs: createJobRunner({ db: database.db, log: app.log, pollMs: config.jobsPollMs }),
     onClose: [],
+    uploads: createUploadStore(database, config.dataDir),
+    lifecycle: { draining: false },
+    onDrain: [],
   };
   app.decorate('ctx', ctx);
+  app.addHook('onReady', async () => { ctx.jobs.start(); });
   app.addHook('onClose', async () => {
+    await ctx.jobs.stop();
     for (const fn of ctx.onClose) await fn();
+    await ctx.background.flush();
     // Let SMTP deliveries already under way finish before the database closes.
     await ctx.mailer.flush?.();
     if (redis) await redis.quit().catch(() => undefined);
   });
 
   registerErrorHandling(app);
+  registerDrainHeaders(app);
+  registerRequestLogging(app);
+  registerOpsAccess(app, ctx);
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -96,8 +122,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
-  await app.register(fastifyMultipart, { limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 10 } });
+  await registerMultipart(app, { fileSize: config.uploadMaxBytes, files: 1, fields: 10 });
   registerOriginCheck(app, config.publicUrl);
+  registerInputGuard(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -106,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  if (config.ops.apiDocs !== 'off') await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
 
   await app.register(authPlugin, {
     signer: ctx.signer,
@@ -115,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     cookieSecure: config.cookieSecure,
   });
-  registerMetrics(app);
+  if (config.ops.metrics !== 'off') registerMetrics(app);
 
   await app.register(healthRoutes, { prefix: '/api' });
   for (const mod of apiModules) {
@@ -123,4 +150,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   await registerSpa(app, config.webDistDir, ctx.htmlTransforms);
   return app;
+}
+
+/**
+ * /metrics and /api/docs (+ /api/docs/json): 'public' (the default outside production), 'protected'
+ * (the default in production: `Authorization: Bearer <METRICS_TOKEN>` or an administrator's
+ * session) or 'off' (not served). Applied through onRoute, so it covers the docs routes that
+ * @fastify/swagger-ui registers.
+ */
+function registerOpsAccess(app: App, ctx: AppContext) {
+  const guard = createOpsGuard({ token: ctx.config.ops.token, signer: ctx.signer, db: ctx.db });
+  app.addHook('onRoute', (route) => {
+    let access: OpsAccess | undefined;
+    if (route.url === API_DOCS_PREFIX || route.url.startsWith(`${API_DOCS_PREFIX}/`)) access = ctx.config.ops.apiDocs;
+    else if (route.url === '/metrics') access = ctx.config.ops.metrics;
+    if (!access) return;
+    route.config = { ...route.config, access: 'public' };
+    if (access === 'protected') {
+      const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+      route.onRequest = [guard, ...existing] as typeof route.onRequest;
+    }
+  });
 }

@@ -116,4 +116,12 @@ describe('loadConfig outside production', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['AUTH_RATE_LIMIT_MAX', 'COOKIE_SECURE', 'JWT_SECRET', 'PORT']);
     expect(problems).toContain('JWT_SECRET: JWT_SECRET must be at least 32 characters');
   });
+
+  it('/metrics and /api/docs: public outside production, protected in production, configurable', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).ops).toEqual({ metrics: 'public', apiDocs: 'public', token: undefined });
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK }).ops).toEqual({ metrics: 'protected', apiDocs: 'protected', token: undefined });
+    const custom = loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK, METRICS_ACCESS: 'public', API_DOCS_ACCESS: 'off', METRICS_TOKEN: 't'.repeat(20) });
+    expect(custom.ops).toEqual({ metrics: 'public', apiDocs: 'off', token: 't'.repeat(20) });
+    expect(problemsOf({ METRICS_ACCESS: 'open', METRICS_TOKEN: 'short' }).map((p) => p.split(':')[0]).sort()).toEqual(['METRICS_ACCESS', 'METRICS_TOKEN']);
+  });
 });

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { OpsAccess } from './lib/ops-access.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const opsAccess = z.enum(['public', 'protected', 'off']);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -41,10 +44,22 @@ const envSchema = z.object({
   ORDER_EXPIRY_MINUTES: z.coerce.number().positive().default(30),
   CJ_API_KEY: z.string().optional(),
   CJ_API_BASE: z.url().default('https://developers.cjdropshipping.com/api2.0/v1'),
+  CJ_REQUESTS_PER_SECOND: z.coerce.number().positive().max(100).default(1),
+  CJ_LOGISTIC_NAME: z.string().min(1).default('CJPacket Ordinary'),
+  CJ_FROM_COUNTRY_CODE: z.string().regex(/^[A-Z]{2}$/, 'CJ_FROM_COUNTRY_CODE: a two-letter country code').default('CN'),
+  SUPPLIER_REFRESH_HOURS: z.coerce.number().min(0).max(24 * 30).default(6),
+  JOBS_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  // Running as a fleet (issue 14): graceful shutdown behind a balancer, backups.
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(5),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  PG_BIN_DIR: z.string().optional(),
+  METRICS_ACCESS: opsAccess.optional(),
+  API_DOCS_ACCESS: opsAccess.optional(),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -77,9 +92,25 @@ export interface Config {
   paypal: { clientId: string | undefined; clientSecret: string | undefined; apiBase: string };
   allowDemoPayments: boolean;
   orderExpiryMinutes: number;
-  cj: { apiKey: string | undefined; apiBase: string };
+  cj: {
+    apiKey: string | undefined;
+    apiBase: string;
+    requestsPerSecond: number;
+    logisticName: string;
+    fromCountryCode: string;
+    /** Saved supplier products are refreshed (cost, stock, still sold) this often; 0 = never. */
+    refreshHours: number;
+  };
+  /** How often each instance looks for due background jobs; 0 = never (tests run them by hand). */
+  jobsPollMs: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   uploadMaxBytes: number;
+  /** SIGTERM: seconds /api/ready answers 503 before the server closes; then at most timeoutSeconds to finish. */
+  shutdown: { drainSeconds: number; timeoutSeconds: number };
+  /** Directory of pg_dump/pg_restore for backups (unset: found on PATH). */
+  pgBinDir: string | undefined;
+  /** /metrics and /api/docs: public, protected (METRICS_TOKEN bearer or an admin session) or off. */
+  ops: { metrics: OpsAccess; apiDocs: OpsAccess; token: string | undefined };
 }
 
 export const DEMO_ADMIN = { name: 'Admin', email: 'admin@example.com', password: 'admin1234' } as const;
@@ -154,8 +185,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE.replace(/\/$/, '') },
     allowDemoPayments: e.ALLOW_DEMO_PAYMENTS ?? !isProduction,
     orderExpiryMinutes: e.ORDER_EXPIRY_MINUTES,
-    cj: { apiKey: e.CJ_API_KEY, apiBase: e.CJ_API_BASE.replace(/\/$/, '') },
+    cj: {
+      apiKey: e.CJ_API_KEY || undefined,
+      apiBase: e.CJ_API_BASE.replace(/\/$/, ''),
+      requestsPerSecond: e.CJ_REQUESTS_PER_SECOND,
+      logisticName: e.CJ_LOGISTIC_NAME,
+      fromCountryCode: e.CJ_FROM_COUNTRY_CODE,
+      refreshHours: e.SUPPLIER_REFRESH_HOURS,
+    },
+    jobsPollMs: e.JOBS_POLL_MS,
     llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
+    pgBinDir: e.PG_BIN_DIR || undefined,
+    ops: {
+      metrics: e.METRICS_ACCESS ?? (isProduction ? 'protected' : 'public'),
+      apiDocs: e.API_DOCS_ACCESS ?? (isProduction ? 'protected' : 'public'),
+      token: e.METRICS_TOKEN || undefined,
+    },
   };
 }

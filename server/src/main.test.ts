@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,31 +17,37 @@ const freePort = () =>
     });
   });
 
-async function start(dataDir: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
+function spawnMain(dataDir: string, port: number, env: Record<string, string> = {}) {
   let out = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: {
       ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-      DATABASE_URL: '', REDIS_URL: '', WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'true',
+      DATABASE_URL: '', REDIS_URL: '', WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'true', SHUTDOWN_DRAIN_SECONDS: '0', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+async function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
+  const { child, output } = spawnMain(dataDir, port, env);
+  const out = { get value() { return output(); } };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${out.value}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return { child, output: () => out };
+      if (res.ok) return { child, output };
     } catch {
       /* not up yet */
     }
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error(`server did not become healthy:\n${out}`);
+  throw new Error(`server did not become healthy:\n${out.value}`);
 }
 
 const exitOf = (child: ChildProcess) =>
@@ -56,7 +62,9 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
 
   it('seeds once, reuses the data on a second start, and shuts down cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const first = await start(dataDir, port);
+    // At debug level outside production the server prints mail it cannot send (no SMTP_URL),
+    // which is how a sign-up is confirmed here.
+    const first = await start(dataDir, port, { LOG_LEVEL: 'debug' });
     expect(first.output()).toContain('demo admin: admin@example.com');
     const email = `restart-${Date.now()}@example.com`;
     const signup = await fetch(`http://127.0.0.1:${port}/api/users/signup`, {
@@ -64,7 +72,19 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Restart', email, password: 'password123' }),
     });
-    expect(signup.status).toBe(201);
+    expect(signup.status).toBe(202);
+    let token: string | undefined;
+    for (let i = 0; i < 50 && !token; i += 1) {
+      token = /\/confirm-signup\?token=([\w-]+)/.exec(first.output())?.[1];
+      if (!token) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(token).toBeTruthy();
+    const confirm = await fetch(`http://127.0.0.1:${port}/api/users/confirm-signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(confirm.status).toBe(201);
     first.child.kill('SIGTERM');
     expect(await exitOf(first.child)).toBe(0);
 
@@ -80,4 +100,33 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
     second.child.kill('SIGTERM');
     expect(await exitOf(second.child)).toBe(0);
   }, 150_000);
+
+  it('on SIGTERM answers 503 on /api/ready while still serving for SHUTDOWN_DRAIN_SECONDS, then exits 0; one process per embedded database', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'shop-drain-'));
+    const port = await freePort();
+    const server = await start(dir, port, { SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_SECONDS: '1.5' });
+    try {
+      // A second server on the same embedded database would corrupt it: it refuses to start.
+      const other = spawnMain(dir, await freePort(), { SEED_DEMO_DATA: 'false' });
+      expect(await exitOf(other.child)).toBe(1);
+      expect(other.output()).toContain(`The embedded database in ${path.join(dir, 'pglite')} is in use by process ${server.child.pid} (the shop server). Stop it first: only one process may open it at a time.`);
+
+      expect((await fetch(`http://127.0.0.1:${port}/api/ready`)).status).toBe(200);
+      const signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+      let ready = 200;
+      while (ready === 200 && Date.now() - signalledAt < 1000) {
+        ready = (await fetch(`http://127.0.0.1:${port}/api/ready`)).status;
+      }
+      expect(ready).toBe(503);
+      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await exitOf(server.child)).toBe(0);
+      expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1500);
+      expect(existsSync(`${path.join(dir, 'pglite')}.pid`)).toBe(false);
+    } finally {
+      server.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

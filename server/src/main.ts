@@ -2,7 +2,9 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
-import { seedDatabase } from './db/seed/index.ts';
+import { claimPgliteDir, PgliteInUseError } from './db/pglite-lock.ts';
+import { drainAndClose } from './modules/health/shutdown.ts';
+import { runStartupTasks } from './startup.ts';
 import path from 'node:path';
 
 async function main() {
@@ -16,31 +18,49 @@ async function main() {
     }
     throw err;
   }
+  const pgliteDir = path.join(config.dataDir, 'pglite');
+  let releasePglite = () => {};
+  if (!config.databaseUrl) {
+    try {
+      releasePglite = claimPgliteDir(pgliteDir, 'the shop server');
+    } catch (err) {
+      if (err instanceof PgliteInUseError) {
+        console.error(err.message);
+        process.exit(1);
+      }
+      throw err;
+    }
+  }
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pglite'),
+    pgliteDir,
     poolSize: config.databasePoolSize,
   });
   await migrate(database);
   const app = await buildApp({ config, database });
-  await seedDatabase(database.db, config, app.log);
+  await runStartupTasks(app, database);
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  // SIGTERM (systemd, a rolling restart) drains for the balancer first; SIGINT (Ctrl-C) stops at once.
+  const shutdown = async (signal: 'SIGTERM' | 'SIGINT') => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const drainSeconds = signal === 'SIGTERM' ? config.shutdown.drainSeconds : 0;
+    app.log.info({ signal, drainSeconds }, 'shutting down');
     const force = setTimeout(() => {
       app.log.error('graceful shutdown timed out');
+      releasePglite();
       process.exit(1);
-    }, 15_000);
+    }, (drainSeconds + config.shutdown.timeoutSeconds) * 1000);
     force.unref();
     try {
-      await app.close(); // stops accepting and waits for in-flight requests
+      await drainAndClose(app, { drainSeconds }); // 503 on /api/ready, wait, onDrain hooks, finish in-flight requests
       await database.close();
+      releasePglite();
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');
+      releasePglite();
       process.exit(1);
     }
   };

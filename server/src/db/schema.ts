@@ -2,3 +2,7 @@
 export * from './schema/users.ts';
 export * from './schema/products.ts';
 export * from './schema/commerce.ts';
+export * from './schema/leads.ts';
+export * from './schema/uploads.ts';
+export * from './schema/jobs.ts';
+export * from './schema/supplier.ts';

@@ -119,6 +119,10 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   access: Access;
+  /** The route's schema (zod params/querystring/body, response, docs); the fuzz test generates input from it. */
+  schema?: { params?: unknown; querystring?: unknown; body?: unknown; consumes?: readonly string[]; hide?: boolean };
+  /** A websocket route (@fastify/websocket): not callable with a plain HTTP request. */
+  isWebsocket?: boolean;
 }
 
 // Every route the auth plugin saw registered, per app instance, for the route-access test.
@@ -149,7 +153,9 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
     if (!access || !ACCESS_LEVELS.includes(access)) {
       throw new Error(`Route ${methods.join(',')} ${route.url} must declare config.access ('public' | 'user' | 'admin')`);
     }
-    for (const method of methods) registry.push({ method, url: route.url, access });
+    const schema = route.schema as RegisteredRoute['schema'];
+    const isWebsocket = (route as { websocket?: boolean }).websocket === true;
+    for (const method of methods) registry.push({ method, url: route.url, access, ...(schema ? { schema } : {}), ...(isWebsocket ? { isWebsocket } : {}) });
   });
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;

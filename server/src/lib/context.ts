@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
+import type { UploadStore } from '../modules/uploads/upload-store.ts';
+import type { JobRunner } from './jobs.ts';
+import type { BackgroundTasks } from './background.ts';
 import type { Mailer } from './mailer.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -16,11 +19,26 @@ export interface AppContext {
   db: Db;
   mailer: Mailer;
   rateLimiter: RateLimiter;
+  /** Work that runs after the response (mail lookups behind sign-up and forgot-password). */
+  background: BackgroundTasks;
   signer: TokenSigner;
   redis: Redis | undefined;
   htmlTransforms: HtmlTransform[];
+  /** Durable background jobs of this instance (lib/jobs.ts): modules register their handlers. */
+  jobs: JobRunner;
   /** Work to run when the app closes (timers, sockets). */
   onClose: Array<() => Promise<void> | void>;
+  /** Uploaded originals: the `uploads` table on PostgreSQL (shared by a fleet), the disk on PGlite. */
+  uploads: UploadStore;
+  /** `draining` turns true when the instance is asked to stop: /api/ready then answers 503. */
+  lifecycle: { draining: boolean };
+  /**
+   * Run once a stopping instance has waited for the load balancer to stop sending it traffic,
+   * before in-flight requests are finished and the server closes: close long-lived connections
+   * (chat sockets) with a "reconnect" close code (1012, Service Restart) so clients reconnect to
+   * another instance at once.
+   */
+  onDrain: Array<() => Promise<void> | void>;
 }
 
 declare module 'fastify' {

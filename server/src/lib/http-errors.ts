@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type FieldErrors } from './errors.ts';
+import { INVALID_UPLOAD, isMalformedMultipartError } from './multipart.ts';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -8,7 +9,7 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-function describeValidation(context: string | undefined, issues: ValidationIssue[]) {
+function describeValidation(context: string | undefined, issues: ValidationIssue[], fromZod: boolean) {
   const fieldErrors: FieldErrors = {};
   for (const issue of issues) {
     const pathParts = issue.params?.issue?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
@@ -17,8 +18,9 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
     fieldErrors[field] ??= msg;
   }
   const [field, first] = Object.entries(fieldErrors)[0] ?? ['request', 'Invalid request'];
-  // Custom messages from our schemas read as sentences; zod's defaults need the field name.
-  const generic = /^(Invalid|Required|Expected|Too (small|big))/i.test(first);
+  // Custom messages from our schemas read as sentences; zod's defaults (and JSON-schema validators'
+  // "must be >= 0") need the field name.
+  const generic = !fromZod || /^(Invalid|Required|Expected|Too (small|big))/i.test(first);
   const message = generic ? `Invalid ${context ?? 'request'} field '${field}': ${first}` : first;
   return { message, fieldErrors };
 }
@@ -34,20 +36,24 @@ export function registerErrorHandling(app: FastifyInstance) {
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const { message, fieldErrors } = describeValidation(error.validationContext, error.validation as ValidationIssue[]);
+      const { message, fieldErrors } = describeValidation(error.validationContext, error.validation as ValidationIssue[], true);
       return reply.status(400).send({ message, code: 'VALIDATION_ERROR', fieldErrors });
     }
     const fe = error as FastifyError;
     if (fe.validation) {
-      const { message, fieldErrors } = describeValidation(fe.validationContext, fe.validation as ValidationIssue[]);
+      const { message, fieldErrors } = describeValidation(fe.validationContext, fe.validation as ValidationIssue[], false);
       return reply.status(400).send({ message, code: 'VALIDATION_ERROR', fieldErrors });
+    }
+    if (isMalformedMultipartError(error)) {
+      return reply.status(400).send({ message: INVALID_UPLOAD, code: 'INVALID_UPLOAD', fieldErrors: { file: INVALID_UPLOAD } });
     }
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'Request body is not valid JSON' : fe.message;
       return reply.status(status).send({ message, code: fe.code ?? 'BAD_REQUEST' });
     }
-    request.log.error({ err: error }, 'request failed');
-    return reply.status(status >= 500 && status < 600 ? status : 500).send({ message: 'Internal Server Error', code: 'INTERNAL' });
+    const sent = status >= 500 && status < 600 ? status : 500;
+    request.log.error({ err: error, method: request.method, route: request.routeOptions.url ?? null, status: sent }, 'request failed');
+    return reply.status(sent).send({ message: 'Internal Server Error', code: 'INTERNAL' });
   });
 }

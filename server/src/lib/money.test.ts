@@ -71,7 +71,8 @@ describe('products.final_price column mirrors finalPrice()', () => {
       const batch = samples.slice(i, i + 500).map((s) => {
         const id = newId();
         ids.push(id);
-        return { id, name: `P ${id}`, slug: `p-${id}`, price: s.cents / 100, isOnSale: s.isOnSale, saleDiscount: s.saleDiscount };
+        // Drafts: the samples include free products, which only a draft may be (products_published_min_price).
+        return { id, name: `P ${id}`, slug: `p-${id}`, price: s.cents / 100, isOnSale: s.isOnSale, saleDiscount: s.saleDiscount, isDraft: true };
       });
       await database.db.insert(products).values(batch);
     }

@@ -7,8 +7,10 @@ export const ORIGIN_NOT_ALLOWED = 'Request origin not allowed';
 /**
  * CSRF defence for cookie-authenticated writes, on top of SameSite cookies: a browser always sends
  * Origin on cross-site (and same-origin fetch) writes, so a write whose Origin is not ours is refused.
- * "Ours" is PUBLIC_URL when set, and the host the request was addressed to. Non-browser clients send
- * no Origin and carry no ambient cookies from another site.
+ * "Ours" is one origin, compared by scheme, host and port: PUBLIC_URL when it is set, otherwise the
+ * origin the request was addressed to (its scheme, from X-Forwarded-Proto only with TRUST_PROXY, and
+ * its Host). So https://shop is refused when the shop is served on http://shop, and the other way
+ * round. Non-browser clients send no Origin and carry no ambient cookies from another site.
  */
 export function registerOriginCheck(app: FastifyInstance, publicUrl: string | undefined) {
   const publicOrigin = publicUrl ? new URL(publicUrl).origin : undefined;
@@ -16,12 +18,23 @@ export function registerOriginCheck(app: FastifyInstance, publicUrl: string | un
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (origin === undefined) return;
-    if (!isAllowedOrigin(origin, request, publicOrigin)) throw forbidden(ORIGIN_NOT_ALLOWED);
+    if (!isAllowedOrigin(origin, publicOrigin ?? requestOrigin(request))) throw forbidden(ORIGIN_NOT_ALLOWED);
   });
 }
 
-function isAllowedOrigin(origin: string, request: FastifyRequest, publicOrigin: string | undefined): boolean {
-  if (publicOrigin && origin === publicOrigin) return true;
+/** The origin (scheme://host[:port], default port dropped) the request was addressed to, or null. */
+export function requestOrigin(request: FastifyRequest): string | null {
+  const host = request.host;
+  if (!host) return null;
+  try {
+    return new URL(`${request.protocol}://${host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
+function isAllowedOrigin(origin: string, expected: string | null): boolean {
+  if (!expected) return false;
   let url: URL;
   try {
     url = new URL(origin);
@@ -29,17 +42,8 @@ function isAllowedOrigin(origin: string, request: FastifyRequest, publicOrigin: 
     return false; // 'null' (sandboxed frames, privacy redirects) and garbage
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-  // request.host honours X-Forwarded-Host only when TRUST_PROXY is set. Compare host names and
-  // ports with the scheme's default port filled in, since browsers omit it in Origin and Host.
-  const host = request.host;
-  if (!host) return false;
-  let requestHost: URL;
-  try {
-    requestHost = new URL(`${url.protocol}//${host}`);
-  } catch {
-    return false;
-  }
-  return requestHost.host === url.host;
+  // URL.origin normalises case and drops the scheme's default port on both sides.
+  return url.origin === expected;
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

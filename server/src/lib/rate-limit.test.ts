@@ -7,13 +7,15 @@ describe('memory rate limiter (fixed window)', () => {
   it('allows max hits per window, then refuses with the time left, then opens a new window', async () => {
     let now = 1_000_000;
     const limiter = createMemoryRateLimiter(() => now);
-    expect(await limiter.hit('k', 2, 60)).toEqual({ allowed: true, remaining: 1, retryAfterSeconds: 60 });
-    expect(await limiter.hit('k', 2, 60)).toEqual({ allowed: true, remaining: 0, retryAfterSeconds: 60 });
+    expect(await limiter.hit('k', 2, 60)).toEqual({ count: 1, allowed: true, remaining: 1, retryAfterSeconds: 60 });
+    expect(await limiter.hit('k', 2, 60)).toEqual({ count: 2, allowed: true, remaining: 0, retryAfterSeconds: 60 });
     now += 15_500;
-    expect(await limiter.hit('k', 2, 60)).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 45 });
+    expect(await limiter.hit('k', 2, 60)).toEqual({ count: 3, allowed: false, remaining: 0, retryAfterSeconds: 45 });
+    expect(await limiter.count('k')).toBe(3);
     expect((await limiter.hit('other', 2, 60)).allowed).toBe(true);
     now += 45_000;
-    expect(await limiter.hit('k', 2, 60)).toEqual({ allowed: true, remaining: 1, retryAfterSeconds: 60 });
+    expect(await limiter.count('k')).toBe(0);
+    expect(await limiter.hit('k', 2, 60)).toEqual({ count: 1, allowed: true, remaining: 1, retryAfterSeconds: 60 });
   });
 
   it('reset clears a key', async () => {
@@ -49,6 +51,9 @@ describe('Redis rate limiter', () => {
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 0 });
     const third = await limiter.hit('k', 2, 60);
     expect(third.allowed).toBe(false);
+    expect(third.count).toBe(3);
+    expect(await limiter.count('k')).toBe(3);
+    expect(await limiter.count('never-hit')).toBe(0);
     expect(third.retryAfterSeconds).toBeGreaterThan(0);
     expect(third.retryAfterSeconds).toBeLessThanOrEqual(60);
     const ttl = await redis.pttl(`${prefix}k`);

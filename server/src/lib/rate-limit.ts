@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import { tooManyRequests } from './errors.ts';
 
 export interface RateLimitResult {
+  /** Hits in the current window, this one included. */
+  count: number;
   allowed: boolean;
   remaining: number;
   retryAfterSeconds: number;
@@ -12,6 +14,8 @@ export interface RateLimitResult {
 /** Fixed-window counters keyed by whatever the caller chooses (IP, e-mail, ...). */
 export interface RateLimiter {
   hit(key: string, max: number, windowSeconds: number): Promise<RateLimitResult>;
+  /** Hits in the current window, without counting one (0 when there is no window). */
+  count(key: string): Promise<number>;
   reset(key: string): Promise<void>;
 }
 
@@ -32,10 +36,15 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       }
       bucket.count += 1;
       return {
+        count: bucket.count,
         allowed: bucket.count <= max,
         remaining: Math.max(0, max - bucket.count),
         retryAfterSeconds: Math.max(1, Math.ceil((bucket.resetAt - t) / 1000)),
       };
+    },
+    async count(key) {
+      const bucket = buckets.get(key);
+      return bucket && bucket.resetAt > now() ? bucket.count : 0;
     },
     async reset(key) {
       buckets.delete(key);
@@ -56,7 +65,10 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimite
       const count = Number(results[1]?.[1]);
       const ttl = Number(results[2]?.[1]);
       const ttlMs = ttl > 0 ? ttl : windowMs;
-      return { allowed: count <= max, remaining: Math.max(0, max - count), retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+      return { count, allowed: count <= max, remaining: Math.max(0, max - count), retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+    },
+    async count(key) {
+      return Number(await redis.get(prefix + key)) || 0;
     },
     async reset(key) {
       await redis.del(prefix + key);

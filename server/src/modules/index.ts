@@ -4,6 +4,7 @@ import { cartRoutes } from './cart/cart.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { productsRoutes } from './products/products.routes.ts';
+import { supplierRoutes } from './supplier/supplier.routes.ts';
 import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 
@@ -16,4 +17,5 @@ export const apiModules: FastifyPluginAsync[] = [
   addressesRoutes,
   ordersRoutes,
   paymentsRoutes,
+  supplierRoutes,
 ] as FastifyPluginAsync[];

@@ -43,6 +43,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     SEED_DEMO_DATA: 'false',
     AUTH_RATE_LIMIT_MAX: '1000',
+    // Background jobs run only when a test calls app.ctx.jobs.runDue().
+    JOBS_POLL_MS: '0',
     ...overrides,
   });
 }

@@ -10,6 +10,7 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   privacy: '/privacy',
+  confirmSignup: '/confirm-signup',
   cjProductsPublic: '/cj-products',
   shipping: '/shipping',
   payment: '/payment',

@@ -21,6 +21,7 @@ const SignInPage = lazy(() => import('../features/auth/pages/SignInPage'));
 const SignUpPage = lazy(() => import('../features/auth/pages/SignUpPage'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/pages/ForgotPasswordPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/pages/ResetPasswordPage'));
+const ConfirmSignUpPage = lazy(() => import('../features/auth/pages/ConfirmSignUpPage'));
 const PrivacyPage = lazy(() => import('../features/privacy/pages/PrivacyPage'));
 const ShippingPage = lazy(() => import('../features/checkout/pages/ShippingPage'));
 const PaymentPage = lazy(() => import('../features/checkout/pages/PaymentPage'));
@@ -57,6 +58,7 @@ export const routes: RouteObject[] = [
       { path: '/forgot-password', element: guestPage(ForgotPasswordPage) },
       { path: '/reset-password', element: guestPage(ResetPasswordPage) },
       { path: '/privacy', element: page(PrivacyPage) },
+      { path: '/confirm-signup', element: page(ConfirmSignUpPage) },
       { path: '/cj-products', element: page(CjProductsPublicPage) },
       { path: '/shipping', element: protectedPage(ShippingPage) },
       { path: '/payment', element: protectedPage(PaymentPage) },

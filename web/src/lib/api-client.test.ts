@@ -69,6 +69,15 @@ describe('api client', () => {
     expect(expired).not.toHaveBeenCalled();
   });
 
+  it('does not refresh on a 401 that is an answer, not a lost session (wrong current password)', async () => {
+    const { calls } = mockApi({
+      'PUT users/profile': () => ({ status: 401, body: { message: 'Current password is incorrect', code: 'CURRENT_PASSWORD_INCORRECT' } }),
+    });
+    await expect(api.put('users/profile', { name: 'A', email: 'a@b.co', currentPassword: 'x' })).rejects.toThrow('Current password is incorrect');
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT users/profile']);
+    expect(expired).not.toHaveBeenCalled();
+  });
+
   it('does not refresh when the user signed out (isLoggedOut)', async () => {
     localStorage.setItem('isLoggedOut', 'true');
     const { calls } = mockApi({ 'GET cart': () => ({ status: 401, body: { message: 'Not signed in' } }) });

@@ -19,6 +19,17 @@ export class ApiError extends Error {
 export const SESSION_EXPIRED_EVENT = 'shop:session-expired';
 
 const NO_REFRESH = ['users/signin', 'users/refresh-token'];
+/** 401 codes that mean "no valid session" (a refresh may help); others are answers, e.g. a wrong current password. */
+const SESSION_CODES = new Set([undefined, 'UNAUTHORIZED', 'ACCESS_TOKEN_EXPIRED']);
+
+async function codeOf(res: Response): Promise<string | undefined> {
+  try {
+    const body = (await res.clone().json()) as { code?: unknown } | null;
+    return typeof body?.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
 let refreshing: Promise<boolean> | null = null;
 
 /** POST users/refresh-token, one at a time: concurrent callers share the same attempt (refresh tokens rotate). */
@@ -66,7 +77,12 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   let res = await send(path, opts);
   const clean = path.replace(/^\//, '');
-  if (res.status === 401 && !NO_REFRESH.some((p) => clean.startsWith(p)) && !readJson<boolean>(storageKeys.isLoggedOut, false)) {
+  if (
+    res.status === 401 &&
+    !NO_REFRESH.some((p) => clean.startsWith(p)) &&
+    !readJson<boolean>(storageKeys.isLoggedOut, false) &&
+    SESSION_CODES.has(await codeOf(res))
+  ) {
     if (await refreshSession()) {
       res = await send(path, opts);
     } else {

@@ -44,6 +44,12 @@ export const products = pgTable(
     ),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Supplier products: what the supplier charges us per unit (our margin is price - cost). */
+    supplierCost: numeric('supplier_cost', { precision: 12, scale: 2, mode: 'number' }),
+    /** Set when the supplier stopped selling it: such a product cannot be bought. */
+    supplierDiscontinuedAt: timestamp('supplier_discontinued_at', { withTimezone: true }),
+    /** Last time cost and stock were refreshed from the supplier. */
+    supplierSyncedAt: timestamp('supplier_synced_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('products_slug_key').on(t.slug),
@@ -59,6 +65,10 @@ export const products = pgTable(
     check('products_price_nonneg', sql`${t.price} >= 0`),
     check('products_count_in_stock_nonneg', sql`${t.countInStock} >= 0`),
     check('products_sale_discount_range', sql`${t.saleDiscount} between 0 and 100`),
+    uniqueIndex('products_cj_pid_key').on(sql`(${t.cjData} ->> 'pid')`),
+    check('products_supplier_cost_nonneg', sql`${t.supplierCost} >= 0`),
+    // A published product is never free: at least $0.01 after rounding and the discount (0004).
+    check('products_published_min_price', sql`${t.isDraft} or ${t.finalPrice} >= 0.01`),
   ],
 );
 

@@ -39,7 +39,7 @@ export const refreshTokens = pgTable(
   {
     id: id().primaryKey(),
     sessionId: id('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull().unique('refresh_tokens_token_hash_key'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -52,7 +52,7 @@ export const passwordResets = pgTable(
   {
     id: id().primaryKey(),
     userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull().unique(),
+    tokenHash: text('token_hash').notNull().unique('password_resets_token_hash_key'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -73,6 +73,25 @@ export const outbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [index('outbox_to_idx').on(t.to)],
+);
+
+/**
+ * A sign-up waiting for its e-mail confirmation: the password is already hashed, the link's token
+ * is stored as a SHA-256 hash, single-use and expiring. Confirming creates the user (0004).
+ */
+export const signupRequests = pgTable(
+  'signup_requests',
+  {
+    id: id().primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    tokenHash: text('token_hash').notNull().unique('signup_requests_token_hash_key'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('signup_requests_email_idx').on(sql`lower(${t.email})`)],
 );
 
 export { id as idColumn, createdAt as createdAtColumn };

@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '@shop/contracts';
@@ -13,7 +11,7 @@ describe('demo catalogue seed', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const started = Date.now();
-    result = await seedCatalogue(t.database.db, t.config);
+    result = await seedCatalogue(t.database.db, t.app.ctx.uploads);
     ms = Date.now() - started;
   });
   afterAll(async () => { await t.close(); });
@@ -43,7 +41,7 @@ describe('demo catalogue seed', () => {
   });
 
   it('writes real WebP images to the upload store and serves them', async () => {
-    const files = readdirSync(path.join(t.config.dataDir, 'uploads'));
+    const files = await t.app.ctx.uploads.list();
     expect(files.length).toBe(result.images);
     expect(result.images).toBe(result.products * 3);
     const p = (await t.app.inject({ method: 'GET', url: '/api/products/slug/aurora-wireless-headphones' })).json() as Product;
@@ -66,7 +64,7 @@ describe('demo catalogue seed', () => {
   });
 
   it('adds nothing when products exist, and is quick', async () => {
-    expect(await seedCatalogue(t.database.db, t.config)).toEqual({ products: 0, reviews: 0, images: 0 });
+    expect(await seedCatalogue(t.database.db, t.app.ctx.uploads)).toEqual({ products: 0, reviews: 0, images: 0 });
     console.info(`catalogue seed took ${ms} ms`);
   });
 });

@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { sql } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
 import { newId } from '../../lib/ids.ts';
-import { uploadStoreFor, type UploadStore } from '../../modules/uploads/upload-store.ts';
+import type { UploadStore } from '../../modules/uploads/upload-store.ts';
 import type { Db } from '../client.ts';
 import { products, reviews } from '../schema.ts';
 import { DEMO_CATALOGUE, REVIEW_COMMENTS, REVIEWER_NAMES } from './catalogue-data.ts';
@@ -47,10 +46,9 @@ export interface CatalogueSeedResult {
  * some on sale, some today's deals, some gifts, some out of stock. Deterministic, and fast enough
  * to run on every fresh start (images are rendered in parallel with fast WebP settings).
  */
-export async function seedCatalogue(db: Db, config: Pick<Config, 'dataDir'>, now = Date.now()): Promise<CatalogueSeedResult> {
+export async function seedCatalogue(db: Db, store: UploadStore, now = Date.now()): Promise<CatalogueSeedResult> {
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
   if (Number(count) > 0) return { products: 0, reviews: 0, images: 0 };
-  const store = uploadStoreFor(config.dataDir);
   const rand = mulberry32(20_240_601);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
 

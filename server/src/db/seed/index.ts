@@ -1,17 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { UploadStore } from '../../modules/uploads/upload-store.ts';
 import type { Db } from '../client.ts';
 import { seedCatalogue } from './catalogue.ts';
 import { seedUsers } from './users.ts';
 
 /** Seeds demo data into an empty database. Each seeder checks its own tables, so a restart adds nothing. */
-export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
+export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger, uploads: UploadStore): Promise<void> {
   if (!config.seed.enabled) return;
   const accounts = await seedUsers(db, config.seed);
   for (const a of accounts) {
     log.info({ role: a.role, email: a.email }, 'seeded account');
     if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
   }
-  const catalogue = await seedCatalogue(db, config);
+  const catalogue = await seedCatalogue(db, uploads);
   if (catalogue.products) log.info(catalogue, 'seeded demo catalogue');
 }

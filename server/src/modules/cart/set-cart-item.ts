@@ -7,6 +7,7 @@ import { cartItems, products } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { cartProductColumns, type CartProductRow } from './cart.presenter.ts';
+import { assertSupplierSellable } from '../supplier/index.ts';
 import { getCart, isAvailable } from './get-cart.ts';
 
 export async function findSellableProduct(db: Db, productId: string): Promise<CartProductRow> {
@@ -26,6 +27,7 @@ export async function setCartItem(
 ): Promise<Cart> {
   const { userId, productId, quantity } = input;
   const product = await findSellableProduct(db, productId);
+  await assertSupplierSellable(db, [product.id]);
   if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
   const now = new Date();
   if (input.mode === 'update') {

@@ -11,10 +11,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'public' },
     schema: {
       tags: ['health'],
-      summary: 'Readiness: the database answers',
+      summary: 'Readiness for the load balancer: the database answers and the instance is not shutting down',
       response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ message: z.string(), code: z.string() }) },
     },
   }, async (_request, reply) => {
+    // Checked first: a stopping instance must leave the balancer's rotation whatever the database says.
+    if (app.ctx.lifecycle.draining) return reply.status(503).send({ message: 'Shutting down', code: 'UNAVAILABLE' });
     try {
       await app.ctx.database.ping();
       return { status: 'ready' as const };

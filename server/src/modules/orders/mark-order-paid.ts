@@ -6,6 +6,7 @@ import { orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { clearCart } from '../cart/get-cart.ts';
+import { enqueueSupplierOrder } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
 import type { OrderWithLines } from './orders.presenter.ts';
 
@@ -58,6 +59,8 @@ export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ ord
         .returning({ id: orders.id });
       if (!updated.length) return false;
       if (input.clearCartOf) await clearCart(tx, input.clearCartOf);
+      // Supplier lines are forwarded to the supplier by a job written in this same transaction.
+      await enqueueSupplierOrder(tx, input.orderId);
       return true;
     });
   } catch (err) {

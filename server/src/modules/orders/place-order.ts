@@ -6,8 +6,9 @@ import type { Db, Tx } from '../../db/client.ts';
 import { addresses, orderItems, orders, products, users, type OrderShippingAddress } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
-import { finalPrice, roundMoney } from '../../lib/money.ts';
+import { finalPrice, MIN_UNIT_PRICE, roundMoney } from '../../lib/money.ts';
 import { findCartLines, isAvailable } from '../cart/get-cart.ts';
+import { assertSupplierSellable } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
 import { presentOrder } from './orders.presenter.ts';
 
@@ -70,6 +71,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
     const cart = await findCartLines(tx, userId);
     if (!cart.length) throw badRequest(ORDER_MESSAGES.cartEmpty, undefined, 'CART_EMPTY');
     if (cart.some((l) => !isAvailable(l.product))) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
+    await assertSupplierSellable(tx, cart.map((l) => l.productId));
 
     // Sorted by product id: every transaction locks product rows in the same order.
     const lines = cart.map((l) => ({ productId: l.productId, quantity: l.quantity })).sort((a, b) => (a.productId < b.productId ? -1 : 1));
@@ -88,9 +90,13 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
           price: products.price, isOnSale: products.isOnSale, saleDiscount: products.saleDiscount,
         });
       if (!p) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
+      const unitPrice = finalPrice(p);
+      // Never a free line, whatever the catalogue holds (the database refuses such a published
+      // product too): the transaction rolls back, stock included.
+      if (!(unitPrice >= MIN_UNIT_PRICE)) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
       items.push({
         id: newId(now.getTime()), orderId, productId: line.productId, name: p.name, slug: p.slug, image: p.image,
-        price: finalPrice(p), quantity: line.quantity, position: cart.findIndex((c) => c.productId === line.productId),
+        price: unitPrice, quantity: line.quantity, position: cart.findIndex((c) => c.productId === line.productId),
       });
     }
     // Summed in cents so that many lines cannot drift.

@@ -1,3 +1,5 @@
 // The products module's public face: what other modules (cart, orders) may use.
-export { productColumns, isPublished, findProductRow, type ProductRow } from './product-rows.ts';
+export { productColumns, isPublished, findProductRow, pgErrorCode, UNIQUE_VIOLATION, type ProductRow } from './product-rows.ts';
 export { presentProduct } from './products.presenter.ts';
+export { getProductBySlug } from './get-product.ts';
+export { notifyCatalogueChanged } from './catalogue-cache.ts';

@@ -26,16 +26,21 @@ export async function resizeWebp(input: Buffer, width: number): Promise<Buffer> 
 }
 
 /**
- * Resized copies of the images in an upload store, made on first request and cached on disk under
- * `${cacheDir}/{width}/{key}`. A copy older than its original is made again; a copy whose original
- * is gone is never served.
+ * Resized copies of the images in an upload store, made on first request and cached on this
+ * instance's disk under `${cacheDir}/{width}/{key}.{version}`, where the version comes from the
+ * original's ETag: a replaced original gets new copies, a copy whose original is gone is never
+ * served, and deleting the whole cache loses nothing (copies are made again on a miss).
  */
 export function createImageVariants(store: UploadStore, cacheDir: string) {
   const pending = new Map<string, Promise<void>>();
 
-  async function make(key: string, width: number, file: string): Promise<void> {
+  async function make(key: string, width: number, file: string, etag: string): Promise<void> {
     const original = await store.get(key);
     if (!original) return;
+    if (original.etag !== etag) {
+      original.body.destroy(); // replaced in between: the next request makes the new copy
+      return;
+    }
     const resized = await resizeWebp(await buffer(original.body), width);
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file.
@@ -53,24 +58,31 @@ export function createImageVariants(store: UploadStore, cacheDir: string) {
     /** The `width` px wide copy of the stored image `key`, or null when there is no such image. */
     async get(key: string, width: number): Promise<StoredFile | null> {
       if (!UPLOAD_KEY_PATTERN.test(key) || !WIDTHS.has(width)) return null;
-      const original = await store.get(key);
+      const original = await store.head(key);
       if (!original) return null;
-      original.body.destroy();
-      const file = path.join(cacheDir, String(width), key);
+      const version = original.etag.replace(/[^0-9a-zA-Z-]/g, '');
+      const file = path.join(cacheDir, String(width), `${key}.${version}`);
       let info = await stat(file).catch(() => null);
-      if (!info?.isFile() || info.mtimeMs < original.modifiedAt.getTime()) {
+      if (!info?.isFile()) {
         // One resize per copy, however many requests ask for it at once.
-        const id = `${width}/${key}`;
+        const id = `${width}/${key}/${version}`;
         let job = pending.get(id);
         if (!job) {
-          job = make(key, width, file).finally(() => pending.delete(id));
+          job = make(key, width, file, original.etag).finally(() => pending.delete(id));
           pending.set(id, job);
         }
         await job;
         info = await stat(file).catch(() => null);
         if (!info?.isFile()) return null;
       }
-      return { body: createReadStream(file), size: info.size, contentType: 'image/webp', modifiedAt: info.mtime };
+      return {
+        body: createReadStream(file),
+        size: info.size,
+        contentType: 'image/webp',
+        modifiedAt: original.modifiedAt,
+        // Derived from the original, so every instance of a fleet answers the same validator.
+        etag: `"${version}-w${width}"`,
+      };
     },
   };
 }

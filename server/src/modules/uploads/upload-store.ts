@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { newId } from '../../lib/ids.ts';
@@ -8,26 +8,40 @@ import { newId } from '../../lib/ids.ts';
 export const UPLOAD_KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,150}\.(webp)$/;
 export const UPLOADS_URL_PREFIX = '/uploads/';
 
-export interface StoredFile {
-  body: Readable;
+export interface StoredFileInfo {
   size: number;
   contentType: string;
   modifiedAt: Date;
+  /** Strong HTTP validator (quoted), the same on every instance that serves these bytes. */
+  etag: string;
+}
+
+export interface StoredFile extends StoredFileInfo {
+  body: Readable;
 }
 
 /**
- * Where uploaded images live. The local store keeps them under `${dataDir}/uploads` and the server
- * serves them at /uploads/{key}; another store (S3-compatible) can implement the same four calls.
+ * Where uploaded originals live: on disk under `${dataDir}/uploads` for the embedded database, in
+ * the `uploads` table on PostgreSQL (every instance of a fleet sees every image). The server
+ * serves them at /uploads/{key}.
  */
 export interface UploadStore {
-  /** Saves bytes under `key` and returns the URL browsers load it from. */
+  readonly kind: 'disk' | 'database';
+  /** Saves bytes under `key` (replacing what was there) and returns the URL browsers load it from. */
   put(key: string, body: Buffer, contentType: string): Promise<string>;
+  /** The file with a stream of its bytes, or null. The caller must consume or destroy `body`. */
   get(key: string): Promise<StoredFile | null>;
+  /** What `get` answers, without the bytes. */
+  head(key: string): Promise<StoredFileInfo | null>;
   has(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
+  /** Every stored key, sorted (backups, the move from disk). */
+  list(): Promise<string[]>;
 }
 
 const CONTENT_TYPES: Record<string, string> = { '.webp': 'image/webp' };
+
+export const contentTypeOfKey = (key: string) => CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream';
 
 export function createLocalUploadStore(dir: string): UploadStore {
   let ready: Promise<unknown> | undefined;
@@ -36,7 +50,19 @@ export function createLocalUploadStore(dir: string): UploadStore {
     if (!UPLOAD_KEY_PATTERN.test(key)) throw new Error(`invalid upload key: ${key}`);
     return path.join(dir, key);
   };
+  const head = async (key: string): Promise<StoredFileInfo | null> => {
+    if (!UPLOAD_KEY_PATTERN.test(key)) return null;
+    const info = await stat(fileOf(key)).catch(() => null);
+    if (!info?.isFile()) return null;
+    return {
+      size: info.size,
+      contentType: contentTypeOfKey(key),
+      modifiedAt: info.mtime,
+      etag: `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+    };
+  };
   return {
+    kind: 'disk',
     async put(key, body) {
       const file = fileOf(key);
       await ensureDir();
@@ -47,41 +73,27 @@ export function createLocalUploadStore(dir: string): UploadStore {
       return `${UPLOADS_URL_PREFIX}${key}`;
     },
     async get(key) {
-      if (!UPLOAD_KEY_PATTERN.test(key)) return null;
-      const file = fileOf(key);
-      try {
-        const info = await stat(file);
-        if (!info.isFile()) return null;
-        return {
-          body: createReadStream(file),
-          size: info.size,
-          contentType: CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream',
-          modifiedAt: info.mtime,
-        };
-      } catch {
-        return null;
-      }
+      const info = await head(key);
+      if (!info) return null;
+      return { ...info, body: createReadStream(fileOf(key)) };
     },
+    head,
     async has(key) {
-      if (!UPLOAD_KEY_PATTERN.test(key)) return false;
-      return stat(fileOf(key)).then((s) => s.isFile(), () => false);
+      return (await head(key)) !== null;
     },
     async remove(key) {
       if (!UPLOAD_KEY_PATTERN.test(key)) return;
       await rm(fileOf(key), { force: true });
     },
+    async list() {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      return names.filter((n) => UPLOAD_KEY_PATTERN.test(n)).sort();
+    },
   };
 }
 
-const stores = new Map<string, UploadStore>();
+/** The directory of the disk store (and of uploads left there before the database store existed). */
+export const diskUploadsDir = (dataDir: string) => path.join(dataDir, 'uploads');
+/** The directory of the resized-variant cache: local to an instance, rebuilt on a miss. */
+export const variantCacheDir = (dataDir: string) => path.join(dataDir, 'upload-variants');
 
-/** The upload store of a data directory (one per directory, shared by routes and the seeder). */
-export function uploadStoreFor(dataDir: string): UploadStore {
-  const dir = path.join(dataDir, 'uploads');
-  let store = stores.get(dir);
-  if (!store) {
-    store = createLocalUploadStore(dir);
-    stores.set(dir, store);
-  }
-  return store;
-}

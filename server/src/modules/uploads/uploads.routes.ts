@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { errorResponseSchema, UPLOAD_MESSAGES, uploadResponseSchema } from '@shop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,7 +7,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { createImageVariants, parseVariantWidth } from './image-variants.ts';
 import { toWebp } from './process-image.ts';
-import { uploadStoreFor, type StoredFile, type UploadStore } from './upload-store.ts';
+import { variantCacheDir, type StoredFile, type StoredFileInfo, type UploadStore } from './upload-store.ts';
 
 export const UPLOADED_MESSAGE = 'Image uploaded successfully. Click Update to apply it.';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -42,8 +41,7 @@ export async function saveUploadedImage(store: UploadStore, input: Buffer): Prom
 }
 
 const uploadApi: FastifyPluginAsyncZod = async (app) => {
-  const { config } = app.ctx;
-  const store = uploadStoreFor(config.dataDir);
+  const { config, uploads: store } = app.ctx;
   app.post(
     '/upload',
     {
@@ -63,11 +61,18 @@ const uploadApi: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
+const matchesEtag = (request: FastifyRequest, etag: string) =>
+  (request.headers['if-none-match'] ?? '').split(',').some((tag) => tag.trim() === etag);
+
+/** Headers of an immutable file: a one-year cache and its validators. */
+function setImmutableHeaders(reply: FastifyReply, file: StoredFileInfo) {
+  reply.header('cache-control', IMMUTABLE).header('etag', file.etag).header('last-modified', file.modifiedAt.toUTCString());
+}
+
 /** Sends a stored file with a one-year immutable cache, an ETag and 304 for a matching If-None-Match. */
 function sendImmutable(request: FastifyRequest, reply: FastifyReply, file: StoredFile) {
-  const etag = `"${file.size.toString(16)}-${file.modifiedAt.getTime().toString(16)}"`;
-  reply.header('cache-control', IMMUTABLE).header('etag', etag).header('last-modified', file.modifiedAt.toUTCString());
-  if (request.headers['if-none-match'] === etag) {
+  setImmutableHeaders(reply, file);
+  if (matchesEtag(request, file.etag)) {
     file.body.destroy();
     return reply.status(304).send();
   }
@@ -75,13 +80,23 @@ function sendImmutable(request: FastifyRequest, reply: FastifyReply, file: Store
 }
 
 const uploadFiles: FastifyPluginAsyncZod = async (app) => {
-  const store = uploadStoreFor(app.ctx.config.dataDir);
-  const variants = createImageVariants(store, path.join(app.ctx.config.dataDir, 'upload-variants'));
+  const store = app.ctx.uploads;
+  const variants = createImageVariants(store, variantCacheDir(app.ctx.config.dataDir));
   app.get(
     '/uploads/:key',
     { config: { access: 'public' }, schema: { hide: true, params: z.object({ key: z.string().max(200) }) } },
     async (request, reply) => {
-      const file = await store.get(request.params.key);
+      const { key } = request.params;
+      if (request.headers['if-none-match']) {
+        // A revalidation needs no bytes (on PostgreSQL, no read of the image).
+        const info = await store.head(key);
+        if (!info) throw notFound('File not found');
+        if (matchesEtag(request, info.etag)) {
+          setImmutableHeaders(reply, info);
+          return reply.status(304).send();
+        }
+      }
+      const file = await store.get(key);
       if (!file) throw notFound('File not found');
       return sendImmutable(request, reply, file);
     },
@@ -99,7 +114,8 @@ const uploadFiles: FastifyPluginAsyncZod = async (app) => {
 };
 
 /**
- * Image upload: POST /api/upload (admin) and the files at /uploads/{key} with a one-year
+ * Image upload: POST /api/upload (admin) and the files at /uploads/{key} (from the shop's upload
+ * store: disk on the embedded database, the shared `uploads` table on PostgreSQL) with a one-year
  * immutable cache (each upload gets a new key), plus resized copies at /uploads/w/{width}/{key}
  * for the widths in IMAGE_VARIANT_WIDTHS (the storefront's srcset). Wrapped with fastify-plugin so
  * that /uploads stays at the site root; the API part adds the /api prefix itself.

@@ -116,15 +116,14 @@ describe('POST /api/upload and GET /uploads/{key}', () => {
   });
 
   it('refuses anonymous callers (401) and non-admins (403) and stores nothing', async () => {
-    const dir = path.join(t.config.dataDir, 'uploads');
-    const count = () => { try { return readdirSync(dir).length; } catch { return 0; } };
-    const before = count();
+    const count = async () => (await t.app.ctx.uploads.list()).length;
+    const before = await count();
     const png = await solid(8, 8).png().toBuffer();
     const anon = await upload(file(png), null);
     expect(anon.statusCode).toBe(401);
     const user = await upload(file(png), customer);
     expect(user.statusCode).toBe(403);
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('serves resized WebP copies at /uploads/w/{width}/{key}, cached on disk, never enlarged', async () => {
@@ -139,8 +138,9 @@ describe('POST /api/upload and GET /uploads/{key}', () => {
       const meta = await sharp(served.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', ...expected]);
     }
-    const cached = path.join(t.config.dataDir, 'upload-variants', '400', key);
-    expect(statSync(cached).isFile()).toBe(true);
+    const cached = readdirSync(path.join(t.config.dataDir, 'upload-variants', '400')).filter((f) => f.startsWith(`${key}.`));
+    expect(cached).toHaveLength(1);
+    expect(statSync(path.join(t.config.dataDir, 'upload-variants', '400', cached[0]!)).isFile()).toBe(true);
     const first = await t.app.inject({ method: 'GET', url: `/uploads/w/400/${key}` });
     const again = await t.app.inject({ method: 'GET', url: `/uploads/w/400/${key}`, headers: { 'if-none-match': String(first.headers.etag) } });
     expect(again.statusCode).toBe(304);

@@ -4,14 +4,15 @@ import { passwordResets } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.ts';
+import { escapeHtml } from './account-mails.ts';
 import { findUserByEmail } from './users.queries.ts';
 
 export const RESET_MAIL_SUBJECT = 'Reset your password';
 
 /**
  * When an account exists for the e-mail, stores a hashed single-use reset token valid for an hour and
- * mails a link to `${baseUrl}/reset-password?token=...`. Does nothing otherwise; the caller answers
- * the same either way.
+ * mails a link to `${baseUrl}/reset-password?token=...`. Does nothing otherwise. Runs after the
+ * answer has gone (the route answers the same, equally fast, either way).
  */
 export async function requestPasswordReset(deps: { db: Db; mailer: Mailer }, email: string, baseUrl: string): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
@@ -42,8 +43,4 @@ export async function requestPasswordReset(deps: { db: Db; mailer: Mailer }, ema
       `<p>The link works once and expires in ${RESET_TOKEN_TTL_MINUTES} minutes. If you did not ask for it, ignore this e-mail.</p>`,
     ].join('\n'),
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -16,7 +16,11 @@ describe('forgot and reset password', () => {
     t.app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email }, headers });
   const reset = (token: string, password: string) =>
     t.app.inject({ method: 'POST', url: '/api/users/reset-password', payload: { token, password } });
-  const mailsTo = (to: string) => t.database.db.select().from(outbox).where(eq(outbox.to, to)).orderBy(desc(outbox.createdAt));
+  // forgot-password mails after answering: wait for that work first.
+  const mailsTo = async (to: string) => {
+    await t.app.ctx.background.flush();
+    return t.database.db.select().from(outbox).where(eq(outbox.to, to)).orderBy(desc(outbox.createdAt), desc(outbox.id));
+  };
   const tokenFrom = (text: string) => {
     const m = /\/reset-password\?token=([\w-]+)/.exec(text);
     if (!m?.[1]) throw new Error(`no reset link in: ${text}`);
@@ -124,6 +128,7 @@ describe('forgot password with PUBLIC_URL', () => {
     const u = await createUser(t);
     const res = await t.app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email: u.email }, headers: { host: 'evil.example' } });
     expect(res.statusCode).toBe(200);
+    await t.app.ctx.background.flush();
     const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.to, u.email));
     expect(mail?.text).toMatch(/^https:\/\/shop\.example\.com\/reset-password\?token=/m);
     expect(mail?.text).not.toContain('evil.example');

@@ -9,15 +9,18 @@ import { hashToken } from '../../lib/tokens.ts';
 
 const invalidToken = () => badRequest(INVALID_RESET_TOKEN, undefined, 'INVALID_RESET_TOKEN');
 
-/** Sets a new password from a reset link. The token is spent, other links are voided and every session ends. */
-export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<void> {
+/**
+ * Sets a new password from a reset link. The token is spent, other links are voided and every
+ * session ends. Answers the account's e-mail (the sign-in guard clears its failure count).
+ */
+export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<{ email: string }> {
   const tokenHash = hashToken(input.token);
   const isLive = and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
   // Cheap check first, so unknown tokens cost no password hashing.
   const [candidate] = await db.select({ id: passwordResets.id }).from(passwordResets).where(isLive).limit(1);
   if (!candidate) throw invalidToken();
   const passwordHash = await hashPassword(input.password);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const now = new Date();
     // Spending the token is one conditional update, so two concurrent uses cannot both succeed.
     const [spent] = await tx
@@ -26,8 +29,9 @@ export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<v
       .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
       .returning({ userId: passwordResets.userId });
     if (!spent) throw invalidToken();
-    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, spent.userId));
+    const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, spent.userId)).returning({ email: users.email });
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, spent.userId), isNull(passwordResets.usedAt)));
     await revokeUserSessions(tx, spent.userId);
+    return { email: user?.email ?? '' };
   });
 }

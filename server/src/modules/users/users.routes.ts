@@ -1,22 +1,27 @@
-import { ACCESS_TOKEN_EXPIRED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SIGNED_OUT_MESSAGE } from '@shop/contracts';
+import {
+  ACCESS_TOKEN_EXPIRED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SIGNED_OUT_MESSAGE, SIGNUP_CHECK_EMAIL,
+} from '@shop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearAuthCookies, requireUser, setAuthCookies } from '../../lib/auth.ts';
 import { AppError } from '../../lib/errors.ts';
+import { requestOrigin } from '../../lib/origin-check.ts';
 import { dummyPasswordHash } from '../../lib/passwords.ts';
 import { enforceRateLimits } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { RequestMeta, SessionDeps } from './auth-deps.ts';
+import { confirmSignUp } from './confirm-sign-up.ts';
 import { requestPasswordReset } from './forgot-password.ts';
 import { isRefreshTokenLive, refreshSession } from './refresh-session.ts';
 import { resetPassword } from './reset-password.ts';
+import { createSignInGuard } from './sign-in-guard.ts';
 import { signIn } from './sign-in.ts';
 import { signOut } from './sign-out.ts';
-import { signUp } from './sign-up.ts';
-import { updateProfile } from './update-profile.ts';
+import { requestSignUp } from './sign-up.ts';
+import { changesCredentials, currentPasswordIncorrect, updateProfile } from './update-profile.ts';
 import { presentUser } from './users.presenter.ts';
 import {
-  currentUserSchema, forgotPasswordSchema, refreshTokenSchema, resetPasswordSchema, signInSchema,
+  confirmSignUpSchema, currentUserSchema, forgotPasswordSchema, refreshTokenSchema, resetPasswordSchema, signInSchema,
   signOutSchema, signUpSchema, updateProfileSchema,
 } from './users.schemas.ts';
 
@@ -32,24 +37,44 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   void dummyPasswordHash(); // computed once up front, so the first unknown-account sign-in is not slower
 
+  const signInGuard = createSignInGuard({ limiter: ctx.rateLimiter, limit: config.authRateLimit });
   /** Counts an attempt per IP and per subject (e-mail or token); throws 429 over the limit. */
   const limitAttempts = (request: FastifyRequest, reply: FastifyReply, action: string, subject: string) =>
     enforceRateLimits(ctx.rateLimiter, reply, [`auth:${action}:ip:${request.ip}`, `auth:${action}:subject:${subject}`], config.authRateLimit);
   const meta = (request: FastifyRequest): RequestMeta => ({ userAgent: request.headers['user-agent']?.slice(0, 512), ip: request.ip });
+  /** Where links in mails point: PUBLIC_URL, else the origin the request was addressed to. */
+  const baseUrlOf = (request: FastifyRequest) => config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
 
+  // Sign-up and forgot-password answer before looking the address up: the same status, body and
+  // time whether or not an account exists. The lookup and the mail happen after the answer.
   app.post('/users/signup', { config: { access: 'public' }, schema: signUpSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'signup', request.body.email);
-    const { user, tokens } = await signUp(sessionDeps, request.body, meta(request));
+    const body = request.body;
+    const baseUrl = baseUrlOf(request);
+    ctx.background.run('sign-up', () => requestSignUp({ db: ctx.db, mailer: ctx.mailer }, body, baseUrl));
+    return reply.status(202).send({ message: SIGNUP_CHECK_EMAIL });
+  });
+
+  app.post('/users/confirm-signup', { config: { access: 'public' }, schema: confirmSignUpSchema }, async (request, reply) => {
+    await limitAttempts(request, reply, 'confirm-signup', hashToken(request.body.token));
+    const { user, tokens } = await confirmSignUp(sessionDeps, request.body.token, meta(request));
     setAuthCookies(reply, cookieOptions, tokens);
     return reply.status(201).send(presentUser(user));
   });
 
   app.post('/users/signin', { config: { access: 'public' }, schema: signInSchema }, async (request, reply) => {
-    await limitAttempts(request, reply, 'signin', request.body.email);
-    const { user, tokens } = await signIn(sessionDeps, request.body, meta(request));
-    await ctx.rateLimiter.reset(`auth:signin:subject:${request.body.email}`); // the owner got in: stop counting against the account
-    setAuthCookies(reply, cookieOptions, tokens);
-    return presentUser(user);
+    const { email } = request.body;
+    await signInGuard.beforeAttempt(reply, request.ip, email);
+    let result;
+    try {
+      result = await signIn(sessionDeps, request.body, meta(request));
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 401) await signInGuard.onFailure(request.ip, email);
+      throw err;
+    }
+    await signInGuard.onSuccess(request.ip, email);
+    setAuthCookies(reply, cookieOptions, result.tokens);
+    return presentUser(result.user);
   });
 
   app.post('/users/signout', { config: { access: 'public' }, schema: signOutSchema }, async (request, reply) => {
@@ -76,21 +101,35 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     return null;
   });
 
-  app.put('/users/profile', { config: { access: 'user' }, schema: updateProfileSchema }, async (request) => {
-    const user = await updateProfile(ctx.db, requireUser(request), request.body);
-    return presentUser(user);
+  app.put('/users/profile', { config: { access: 'user' }, schema: updateProfileSchema }, async (request, reply) => {
+    const current = requireUser(request);
+    // A stolen session must not become a way to guess the password: wrong current passwords are
+    // limited per account like sign-in attempts.
+    const guessKey = `auth:profile-password:user:${current.id}`;
+    const checksPassword = changesCredentials(current, request.body) && !!request.body.currentPassword;
+    if (checksPassword) await enforceRateLimits(ctx.rateLimiter, reply, [guessKey], config.authRateLimit);
+    try {
+      const user = await updateProfile(ctx.db, current, request.body);
+      if (checksPassword) await ctx.rateLimiter.reset(guessKey);
+      return presentUser(user);
+    } catch (err) {
+      if (checksPassword && !(err instanceof AppError && err.code === currentPasswordIncorrect().code)) await ctx.rateLimiter.reset(guessKey);
+      throw err;
+    }
   });
 
   app.post('/users/forgot-password', { config: { access: 'public' }, schema: forgotPasswordSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'forgot', request.body.email);
-    const baseUrl = config.publicUrl ?? `${request.protocol}://${request.host}`;
-    await requestPasswordReset({ db: ctx.db, mailer: ctx.mailer }, request.body.email, baseUrl);
+    const { email } = request.body;
+    const baseUrl = baseUrlOf(request);
+    ctx.background.run('forgot-password', () => requestPasswordReset({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl));
     return { message: FORGOT_PASSWORD_MESSAGE };
   });
 
   app.post('/users/reset-password', { config: { access: 'public' }, schema: resetPasswordSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'reset', hashToken(request.body.token));
-    await resetPassword(ctx.db, request.body);
+    const { email } = await resetPassword(ctx.db, request.body);
+    await signInGuard.clearAccount(email); // the owner proved access to the mailbox
     return { message: RESET_PASSWORD_SUCCESS };
   });
 };

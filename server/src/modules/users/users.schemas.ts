@@ -1,5 +1,5 @@
 import {
-  currentUserResponseSchema, errorResponseSchema, forgotPasswordBodySchema, messageResponseSchema,
+  confirmSignUpBodySchema, currentUserResponseSchema, errorResponseSchema, forgotPasswordBodySchema, messageResponseSchema,
   resetPasswordBodySchema, signInBodySchema, signUpBodySchema, updateProfileBodySchema, userSchema,
 } from '@shop/contracts';
 
@@ -9,16 +9,27 @@ const cookieAuth = [{ cookieAuth: [] }];
 
 export const signUpSchema = {
   tags,
-  summary: 'Create an account and sign in',
-  description: 'Sets the HTTP-only access and refresh cookies. Rate limited per IP and per e-mail.',
+  summary: 'Start creating an account: mails a confirmation link',
+  description:
+    'Answers 202 with the same message whether or not the address has an account, before looking it up. A new address ' +
+    'gets a single-use confirmation link (valid 24 hours); an address with an account gets a "you already have an ' +
+    'account" mail with sign-in and forgot-password links. Rate limited per IP and per e-mail.',
   body: signUpBodySchema,
+  response: { 202: messageResponseSchema, ...errors(400, 403, 429) },
+};
+
+export const confirmSignUpSchema = {
+  tags,
+  summary: 'Create the account from the mailed confirmation link and sign in',
+  description: 'Spends the token, creates the customer account and sets the HTTP-only access and refresh cookies. 409 if the address got an account meanwhile. Rate limited per IP.',
+  body: confirmSignUpBodySchema,
   response: { 201: userSchema, ...errors(400, 403, 409, 429) },
 };
 
 export const signInSchema = {
   tags,
   summary: 'Sign in with e-mail and password',
-  description: 'Sets the HTTP-only access and refresh cookies. Rate limited per IP and per e-mail.',
+  description: 'Sets the HTTP-only access and refresh cookies. Limited per client, per client and account, and per account under attack (see the README, "Sign-in protection").',
   body: signInBodySchema,
   response: { 200: userSchema, ...errors(400, 401, 403, 429) },
 };
@@ -46,16 +57,18 @@ export const currentUserSchema = {
 export const updateProfileSchema = {
   tags,
   summary: "Update the signed-in user's name, e-mail and password",
-  description: 'An empty or missing password keeps the current one; a new password signs out the other sessions.',
+  description:
+    'An empty or missing password keeps the current one; a new password signs out the other sessions. Changing the ' +
+    'e-mail or the password requires currentPassword (400 when missing, 401 when wrong).',
   security: cookieAuth,
   body: updateProfileBodySchema,
-  response: { 200: userSchema, ...errors(400, 401, 403, 409) },
+  response: { 200: userSchema, ...errors(400, 401, 403, 409, 429) },
 };
 
 export const forgotPasswordSchema = {
   tags,
   summary: 'Send a password reset link',
-  description: 'Answers the same whether or not the account exists. The link is single-use and valid for one hour.',
+  description: 'Answers the same, before looking the address up, whether or not the account exists. The link is single-use and valid for one hour.',
   body: forgotPasswordBodySchema,
   response: { 200: messageResponseSchema, ...errors(400, 403, 429) },
 };

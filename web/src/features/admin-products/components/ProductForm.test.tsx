@@ -121,6 +121,53 @@ describe('ProductForm', () => {
     expect(onSaved).not.toHaveBeenCalled();
   });
 
+  it('refuses a price that rounds to 0 and a discount that makes the product free, before calling the server', async () => {
+    const api = mockApi({});
+    renderForm();
+    const price = screen.getByLabelText('Price');
+    await userEvent.clear(price);
+    await userEvent.type(price, '0.004');
+    await userEvent.click(update());
+    expect(await screen.findByText('Price must be greater than 0')).toBeInTheDocument();
+    await userEvent.clear(price);
+    await userEvent.type(price, '20');
+    await userEvent.click(screen.getByLabelText('On Sale'));
+    await userEvent.type(screen.getByLabelText('Sale Discount (%)'), '100');
+    await userEvent.click(update());
+    const message = await screen.findByText('Price after the sale discount must be at least $0.01');
+    expect(message).toHaveAttribute('id', screen.getByLabelText('Sale Discount (%)').getAttribute('aria-describedby'));
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it("maps a raw server text to the field's spec message, shown once beside the field and nowhere else", async () => {
+    mockApi({
+      [`PUT products/${product._id}`]: () => ({
+        status: 400,
+        body: { message: 'body/price must be >= 0', code: 'VALIDATION_ERROR', fieldErrors: { price: 'body/price must be >= 0', countInStock: 'Expected number, received string' } },
+      }),
+    });
+    renderForm();
+    await userEvent.click(update());
+    const price = await screen.findByText('Price must be greater than 0');
+    expect(price).toHaveClass('invalid-feedback');
+    expect(screen.getAllByText('Price must be greater than 0')).toHaveLength(1);
+    expect(screen.getByText('Count in stock must be greater than 0')).toBeInTheDocument();
+    expect(screen.queryByText(/body\/price|Expected number/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Price')).toHaveFocus();
+  });
+
+  it("shows the server's money rule next to the discount once, with no toast", async () => {
+    const message = 'Price after the sale discount must be at least $0.01';
+    mockApi({ [`PUT products/${product._id}`]: () => ({ status: 400, body: { message, code: 'VALIDATION_ERROR', fieldErrors: { saleDiscount: message } } }) });
+    renderForm(makeProduct({ ...product, isOnSale: true, saleDiscount: 10 }));
+    await userEvent.click(update());
+    expect(await screen.findByText(message)).toHaveClass('invalid-feedback');
+    expect(screen.getAllByText(message)).toHaveLength(1);
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+
   it("says 'Failed to update product' on an unexpected failure", async () => {
     mockApi({ [`PUT products/${product._id}`]: () => ({ status: 500, body: { message: 'Internal Server Error' } }) });
     renderForm();

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Product } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
-import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
 import { toast } from 'react-toastify';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
@@ -15,6 +15,7 @@ import {
   type ProductFormOutput,
   type ProductFormValues,
 } from '../lib/product-form-schema';
+import { productFieldMessage } from '../lib/server-field-errors';
 
 export const UPLOAD_NOTICE = 'Image uploaded successfully. Click Update to apply it.';
 export const REMOVE_NOTICE = 'Image removed successfully. Click Update to apply it.';
@@ -62,7 +63,9 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     control,
     setValue,
     setError,
-    formState: { errors, isSubmitting },
+    trigger,
+    getFieldState,
+    formState: { errors, isSubmitting, isSubmitted },
   } = useForm<ProductFormValues, unknown, ProductFormOutput>({
     // The inputs always hold every field, a stricter shape than the schema's input.
     resolver: zodResolver(productFormSchema) as Resolver<ProductFormValues, unknown, ProductFormOutput>,
@@ -79,6 +82,19 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
 
   const isOnSale = useWatch({ control, name: 'isOnSale' });
   const images = useWatch({ control, name: 'images' });
+  const price = useWatch({ control, name: 'price' });
+  const saleDiscount = useWatch({ control, name: 'saleDiscount' });
+
+  // The discount's message depends on the price too (the price after the discount must stay at
+  // least $0.01): once the discount has been checked, check it again whenever the price, the
+  // discount or On Sale changes (only on a change, so a server's message stays until then).
+  const watched = useRef({ price, saleDiscount, isOnSale });
+  useEffect(() => {
+    const before = watched.current;
+    watched.current = { price, saleDiscount, isOnSale };
+    if (before.price === price && before.saleDiscount === saleDiscount && before.isOnSale === isOnSale) return;
+    if (isOnSale && (isSubmitted || getFieldState('saleDiscount').isTouched || getFieldState('saleDiscount').invalid)) void trigger('saleDiscount');
+  }, [price, saleDiscount, isOnSale, isSubmitted, getFieldState, trigger]);
   const hasErrors = Object.keys(errors).length > 0;
 
   const uploadFile = async (e: ChangeEvent<HTMLInputElement>, target: 'image' | 'images') => {
@@ -112,11 +128,13 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
       toast.success(PRODUCT_FORM_MESSAGES.updated);
       onSaved();
     } catch (err) {
+      // Each message is shown once: beside its field when the server names one, else in one toast.
       if (err instanceof ApiError && err.fieldErrors && Object.keys(err.fieldErrors).length > 0) {
         let shown = false;
         for (const [field, message] of Object.entries(err.fieldErrors)) {
           if ((productFormFields as string[]).includes(field)) {
-            setError(field as ProductFormField, { type: 'server', message }, { shouldFocus: !shown });
+            const name = field as ProductFormField;
+            setError(name, { type: 'server', message: productFieldMessage(name, message) }, { shouldFocus: !shown });
             shown = true;
           }
         }

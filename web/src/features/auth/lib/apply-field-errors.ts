@@ -8,3 +8,12 @@ export function applyFieldErrors<T extends FieldValues>(error: unknown, setError
     if ((fields as readonly string[]).includes(field)) setError(field as Path<T>, { type: 'server', message });
   }
 }
+
+/**
+ * The message for the form's alert, or null when the error is already shown beside one of the
+ * form's fields: each message appears once.
+ */
+export function alertMessageFor(error: unknown, fields: readonly string[]): string | null {
+  if (error instanceof ApiError && error.fieldErrors && Object.keys(error.fieldErrors).some((f) => fields.includes(f))) return null;
+  return error instanceof Error ? error.message : error ? String(error) : null;
+}

@@ -2,12 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { MessageBox } from '../../../components/MessageBox';
-import { getErrorMessage } from '../../../lib/api-client';
 import { useForgotPassword } from '../api/forgot-password';
 import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
-import { applyFieldErrors } from '../lib/apply-field-errors';
+import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
 import { forgotPasswordFormSchema, type ForgotPasswordForm } from '../lib/schemas';
 
 /** Forgot password: one e-mail field; shows the server's message (the same whether or not the account exists). */
@@ -25,7 +24,7 @@ export default function ForgotPasswordPage() {
   return (
     <AuthCard title="Forgot Password">
       {forgot.isSuccess && <MessageBox variant="success">{forgot.data.message}</MessageBox>}
-      {forgot.isError && <MessageBox variant="danger">{getErrorMessage(forgot.error)}</MessageBox>}
+      {forgot.isError && alertMessageFor(forgot.error, ['email']) && <MessageBox variant="danger">{alertMessageFor(forgot.error, ['email'])}</MessageBox>}
       <p className="text-body-secondary">Enter the e-mail address of your account and we will send you a link to reset your password.</p>
       <form onSubmit={onSubmit} noValidate>
         <FormField id="forgot-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />

@@ -4,12 +4,11 @@ import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { MessageBox } from '../../../components/MessageBox';
-import { getErrorMessage } from '../../../lib/api-client';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
-import { applyFieldErrors } from '../lib/apply-field-errors';
+import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
 import { resetPasswordFormSchema, type ResetPasswordForm } from '../lib/schemas';
 
 /** SPEC section 9: after a successful reset the user goes to /signin after 1.5 s. */
@@ -50,9 +49,9 @@ export default function ResetPasswordPage() {
   return (
     <AuthCard title="Reset Password">
       {reset.isSuccess && <MessageBox variant="success">{reset.data.message}</MessageBox>}
-      {reset.isError && (
+      {reset.isError && alertMessageFor(reset.error, ['password']) && (
         <MessageBox variant="danger">
-          {getErrorMessage(reset.error)} <Link to="/forgot-password">Request a new link</Link>
+          {alertMessageFor(reset.error, ['password'])} <Link to="/forgot-password">Request a new link</Link>
         </MessageBox>
       )}
       <form onSubmit={onSubmit} noValidate>

@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
+import { makeState, mockApi, renderWithProviders } from '../../../test/render';
 import SignUpPage from './SignUpPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -36,20 +36,47 @@ describe('SignUpPage', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('signs the new user in (USER_SIGNIN) and goes to ?redirect', async () => {
-    const { callsTo } = mockApi({ 'POST users/signup': () => ({ status: 201, body: customer }) });
+  it('sends the sign-up with ?redirect and shows "check your e-mail"; nobody is signed in yet', async () => {
+    const { callsTo } = mockApi({ 'POST users/signup': () => ({ status: 202, body: { message: 'Check your e-mail to finish creating your account.' } }) });
     const { probe } = renderWithProviders(<SignUpPage />, { route: '/signup?redirect=/shipping', path: '/signup', state: makeState({ isLoggedOut: true }) });
     await fill({ name: 'Jane Customer', email: 'jane@example.com', password: 'password123', confirm: 'password123' });
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/shipping'));
-    expect(callsTo('POST users/signup')[0]?.body).toEqual({ name: 'Jane Customer', email: 'jane@example.com', password: 'password123' });
-    expect(probe.state.userInfo).toEqual(customer);
-    expect(probe.state.isLoggedOut).toBe(false);
+    expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Check your e-mail to finish creating your account.');
+    expect(screen.getByText('jane@example.com')).toBeInTheDocument();
+    expect(callsTo('POST users/signup')[0]?.body).toEqual({ name: 'Jane Customer', email: 'jane@example.com', password: 'password123', redirect: '/shipping' });
+    expect(screen.getByTestId('location')).toHaveTextContent('/signup');
+    expect(probe.state.userInfo).toBeNull();
+    expect(probe.state.isLoggedOut).toBe(true);
+    // "try again" brings the form back
+    await userEvent.click(screen.getByRole('button', { name: 'try again' }));
+    expect(screen.getByRole('button', { name: 'Sign Up' })).toBeInTheDocument();
+  });
+
+  it('sends no redirect when there is none', async () => {
+    const { callsTo } = mockApi({ 'POST users/signup': () => ({ status: 202, body: { message: 'Check your e-mail to finish creating your account.' } }) });
+    renderWithProviders(<SignUpPage />, { route: '/signup', path: '/signup' });
+    await fill({ name: 'Jane', email: 'jane@example.com', password: 'password123', confirm: 'password123' });
+    await screen.findByRole('heading', { name: 'Check your e-mail' });
+    expect(callsTo('POST users/signup')[0]?.body).toEqual({ name: 'Jane', email: 'jane@example.com', password: 'password123' });
   });
 
   it("shows the server's message in a red alert", async () => {
-    mockApi({ 'POST users/signup': () => ({ status: 409, body: { message: 'User already exists' } }) });
+    mockApi({ 'POST users/signup': () => ({ status: 429, body: { message: 'Too many attempts. Please try again later.' } }) });
     renderWithProviders(<SignUpPage />, { route: '/signup', path: '/signup' });
     await fill({ name: 'Jane', email: 'jane@example.com', password: 'password123', confirm: 'password123' });
-    expect(await screen.findByRole('alert')).toHaveTextContent('User already exists');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Please try again later.');
+  });
+
+  it('shows a server field error once, beside its field, not also in an alert', async () => {
+    mockApi({
+      'POST users/signup': () => ({
+        status: 400,
+        body: { message: "Invalid body field 'name': NUL characters are not allowed", code: 'VALIDATION_ERROR', fieldErrors: { name: 'NUL characters are not allowed' } },
+      }),
+    });
+    renderWithProviders(<SignUpPage />, { route: '/signup', path: '/signup' });
+    await fill({ name: 'Jane', email: 'jane@example.com', password: 'password123', confirm: 'password123' });
+    expect(await screen.findByText('NUL characters are not allowed')).toHaveClass('invalid-feedback');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

@@ -4,26 +4,48 @@ import { Link, Navigate } from 'react-router';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
-import { getErrorMessage } from '../../../lib/api-client';
 import { useSignUp } from '../api/sign-up';
 import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
-import { useEstablishSession } from '../hooks/use-session-user';
-import { applyFieldErrors } from '../lib/apply-field-errors';
+import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
 import { useRedirectParam, withRedirect } from '../lib/redirect';
 import { signUpFormSchema, type SignUpForm } from '../lib/schemas';
 
-/** Sign up (name, email, password, confirm); the new account is signed in and sent to ?redirect (default /). */
+const FIELDS = ['name', 'email', 'password'] as const;
+
+/** After sign-up: the account is created by the link mailed to the address. */
+function CheckYourEmail({ email, message, onRetry }: { email: string; message: string; onRetry: () => void }) {
+  return (
+    <AuthCard title="Check your e-mail">
+      <div className="alert alert-success" role="status">
+        {message}
+      </div>
+      <p>
+        We sent a message to <strong className="text-break">{email}</strong>. Open the link in it to confirm your address; your account is
+        created and you are signed in. The link works once, for 24 hours.
+      </p>
+      <p className="text-body-secondary small">
+        No e-mail? Check your spam folder, or{' '}
+        <button type="button" className="btn btn-link p-0 align-baseline small" onClick={onRetry}>
+          try again
+        </button>
+        . Already have an account? <Link to={paths.signin}>Sign In</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** Sign up (name, email, password, confirm): sends a confirmation link, then shows "check your e-mail". ?redirect travels in the link. */
 export default function SignUpPage() {
   const { state } = useStore();
   const redirect = useRedirectParam();
   const signUp = useSignUp();
-  const establishSession = useEstablishSession();
   const {
     register,
     handleSubmit,
     setError,
+    getValues,
     formState: { errors },
   } = useForm<SignUpForm>({
     resolver: zodResolver(signUpFormSchema),
@@ -31,20 +53,19 @@ export default function SignUpPage() {
   });
 
   if (state.userInfo) return <Navigate to={redirect} replace />;
+  if (signUp.isSuccess) return <CheckYourEmail email={getValues('email').trim()} message={signUp.data.message} onRetry={() => signUp.reset()} />;
 
+  const alert = signUp.isError ? alertMessageFor(signUp.error, FIELDS) : null;
   const onSubmit = handleSubmit(({ name, email, password }) =>
     signUp.mutate(
-      { name, email, password },
-      {
-        onSuccess: (user) => establishSession(user),
-        onError: (error) => applyFieldErrors(error, setError, ['name', 'email', 'password']),
-      },
+      { name, email, password, ...(redirect !== '/' ? { redirect } : {}) },
+      { onError: (error) => applyFieldErrors(error, setError, FIELDS) },
     ),
   );
 
   return (
     <AuthCard title="Sign Up">
-      {signUp.isError && <MessageBox variant="danger">{getErrorMessage(signUp.error)}</MessageBox>}
+      {alert && <MessageBox variant="danger">{alert}</MessageBox>}
       <form onSubmit={onSubmit} noValidate>
         <FormField id="signup-name" label="Name" autoComplete="name" registration={register('name')} error={errors.name} />
         <FormField id="signup-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />

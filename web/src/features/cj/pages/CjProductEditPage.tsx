@@ -1,5 +1,8 @@
-import { PageTitle } from '../../../components/PageTitle';
+import { useParams } from 'react-router';
+import { CjProductEditor } from '../components/CjProductEditor';
 
+/** /admin/cj-product-edit/{pid}. */
 export default function CjProductEditPage() {
-  return <PageTitle title="Edit CJ Product" />;
+  const { pid = '' } = useParams();
+  return <CjProductEditor id={pid} />;
 }

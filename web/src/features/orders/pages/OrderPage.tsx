@@ -15,6 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { cartQueryKey } from '../../cart/api/get-cart';
+import { SupplierOrderPanel } from '../../cj/components/SupplierOrderPanel';
 import { useOrder } from '../api/get-order';
 import { useDeliverOrder, usePayOrder, useUndeliverOrder } from '../api/order-actions';
 import { OrderPayment } from '../components/OrderPayment';
@@ -104,6 +105,7 @@ export default function OrderPage() {
           <OrderCard title="Items" className="mb-3">
             <OrderItemsList items={o.orderItems} />
           </OrderCard>
+          {o.isPaid && <SupplierOrderPanel orderId={o._id} />}
         </Col>
         <Col md={4}>
           <OrderSummaryCard amounts={o} currency={o.currency} className="mb-3">

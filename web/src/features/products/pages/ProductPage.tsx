@@ -27,7 +27,8 @@ export default function ProductPage() {
   if (isPending) return <PageLoading />;
   if (error) {
     return (
-      <MessageBox variant="danger">{error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}</MessageBox>
+      // 400: a slug no product can have (a NUL character, too long) is not found either.
+      <MessageBox variant="danger">{error instanceof ApiError && (error.status === 404 || error.status === 400) ? 'Product Not Found' : getErrorMessage(error)}</MessageBox>
     );
   }
 

@@ -1,0 +1,54 @@
+/**
+ * Supplier (CJ Dropshipping) catalogue: limits and the spec's texts. No zod here, so storefront
+ * chunks import them from '@shop/contracts/supplier-constants' without pulling in the schemas.
+ */
+
+/** Admin supplier list page size; supplier paging starts at page 1 (SPEC section 9). */
+export const CJ_PAGE_SIZE = 10;
+/** CJ's own page size limit (product/list pageSize <= 200). */
+export const CJ_MAX_PAGE_SIZE = 200;
+/** Imported supplier items default to this stock (SPEC section 9). */
+export const CJ_DEFAULT_STOCK = 100;
+/** After a successful save the edit form goes back to the list after 2 s (SPEC section 9). */
+export const CJ_SAVE_REDIRECT_MS = 2000;
+/** A 24-character identifier marks an already-saved product (SPEC sections 4 and 9). */
+export const SAVED_PRODUCT_ID_PATTERN = /^[0-9a-f]{24}$/;
+
+export const SUPPLIER_SOURCES = ['cj', 'offline'] as const;
+export type SupplierSource = (typeof SUPPLIER_SOURCES)[number];
+
+export const SUPPLIER_SOURCE_NOTICES: Record<SupplierSource, string> = {
+  cj: 'Connected to CJ Dropshipping: the catalogue, stock and costs come from your CJ account.',
+  offline:
+    'Offline supplier catalogue: no CJ account is connected (CJ_API_KEY is not set). Products and images are bundled demo data; paid supplier orders wait here as pending.',
+};
+
+export const CJ_MESSAGES = {
+  saved: 'Product saved successfully!',
+  pidMissing: 'Product ID is missing',
+  vidMissing: 'Product variant ID is missing',
+  vidUnknown: 'This variant does not belong to the supplier product',
+  notFound: 'Supplier product not found',
+  variantNotFound: 'Supplier product variant not found',
+  savedNotFound: 'Product not found',
+  deleted: 'Product deleted successfully',
+  deleteTitle: 'Delete Product',
+  deleteConfirm: 'Are you sure you want to delete this product? This action cannot be undone.',
+  noProducts: 'No products found',
+  refreshed: 'Product refreshed from supplier',
+  discontinued: 'The supplier no longer sells this product',
+  rateLimited: 'CJ is limiting requests right now (too many calls). Please try again in a minute.',
+  quotaUsedUp: "CJ's daily request quota is used up. Please try again tomorrow.",
+  unavailable: 'CJ Dropshipping cannot be reached right now. Please try again later.',
+  authFailed: 'CJ refused the API key or access token. Check CJ_API_KEY.',
+  orderRetried: 'Supplier order queued to be sent again',
+  orderNotFailed: 'Only a failed supplier order can be retried',
+  orderNotFound: 'This order has no supplier order',
+} as const;
+
+/** Adding to cart or ordering a product the supplier stopped selling. */
+export const supplierNotSoldMessage = (name: string) => `'${name}' is no longer sold by our supplier and cannot be bought`;
+
+/** What the admin sees of an order forwarded to the supplier. */
+export const SUPPLIER_ORDER_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];

@@ -1,0 +1,37 @@
+// Builds the web app when its build is missing or older than its sources (used by `npm start` and
+// `npm run fleet`; run directly, it exits with the build's status).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = path.resolve(import.meta.dirname, '..');
+const web = path.join(root, 'web');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Returns the build's exit status (0 when nothing had to be built). */
+export function buildWebIfStale() {
+  const builtAt = (() => {
+    try {
+      return statSync(path.join(web, 'dist/index.html')).mtimeMs;
+    } catch {
+      return 0;
+    }
+  })();
+  const sources = [path.join(web, 'src'), path.join(web, 'public'), path.join(root, 'contracts/src')].filter(existsSync);
+  const stale = builtAt === 0 || Math.max(...sources.map(newestSource), statSync(path.join(web, 'index.html')).mtimeMs) > builtAt;
+  if (!stale) return 0;
+  console.info('Building the web app...');
+  return spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' }).status ?? 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit(buildWebIfStale());

@@ -1,0 +1,206 @@
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../db/client.ts';
+import { jobs } from '../db/schema.ts';
+import { openTestDatabase, TEST_DB } from '../test/test-app.ts';
+import { AppError } from './errors.ts';
+import {
+  backoffMs, createJobRunner, enqueueJob, findJob, PermanentJobError, retryJob, RetryableJobError, type JobRunnerOptions,
+} from './jobs.ts';
+
+const log = pino({ level: 'silent' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe(`durable jobs on ${TEST_DB}`, () => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, cleanup } = await openTestDatabase());
+  });
+  afterAll(async () => { await cleanup(); });
+  beforeEach(async () => { await database.db.delete(jobs); });
+
+  const runner = (o: Partial<JobRunnerOptions> = {}) => createJobRunner({ db: database.db, log, pollMs: 0, backoff: () => 0, ...o });
+  const rowOf = async (kind: string, key: string) => (await findJob(database.db, kind, key))!;
+
+  it('enqueues once per (kind, dedupe key), inside the caller\'s transaction', async () => {
+    const first = await enqueueJob(database.db, { kind: 'mail', dedupeKey: 'order-1', payload: { n: 1 } });
+    const again = await enqueueJob(database.db, { kind: 'mail', dedupeKey: 'order-1', payload: { n: 2 } });
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ id: first.id, created: false });
+    expect((await rowOf('mail', 'order-1')).payload).toEqual({ n: 1 });
+    // A different kind with the same key is another job.
+    expect((await enqueueJob(database.db, { kind: 'other', dedupeKey: 'order-1' })).created).toBe(true);
+
+    // Rolled back with the transaction that wrote it.
+    await expect(database.db.transaction(async (tx) => {
+      await enqueueJob(tx, { kind: 'mail', dedupeKey: 'rolled-back' });
+      throw new Error('abort');
+    })).rejects.toThrow('abort');
+    expect(await findJob(database.db, 'mail', 'rolled-back')).toBeUndefined();
+  });
+
+  it('runs a due job once and stores its result; jobs of unregistered kinds and future jobs wait', async () => {
+    const seen: unknown[] = [];
+    const r = runner();
+    r.register('mail', async (payload) => { seen.push(payload); return { sent: true }; });
+    await enqueueJob(database.db, { kind: 'mail', dedupeKey: 'a', payload: { to: 'x' } });
+    await enqueueJob(database.db, { kind: 'mail', dedupeKey: 'later', runAt: new Date(Date.now() + 3_600_000) });
+    await enqueueJob(database.db, { kind: 'unknown', dedupeKey: 'b' });
+    expect(await r.runDue()).toBe(1);
+    expect(await r.runDue()).toBe(0);
+    expect(seen).toEqual([{ to: 'x' }]);
+    const done = await rowOf('mail', 'a');
+    expect(done).toMatchObject({ status: 'done', attempts: 1, result: { sent: true }, lastError: null, lockedUntil: null, leaseToken: null });
+    expect(done.finishedAt).toBeInstanceOf(Date);
+    expect((await rowOf('mail', 'later')).status).toBe('pending');
+    expect((await rowOf('unknown', 'b')).status).toBe('pending');
+  });
+
+  it('several runners on one database run each job exactly once', async () => {
+    const runs = new Map<string, number>();
+    const runners = [runner({ batchSize: 2 }), runner({ batchSize: 2 }), runner({ batchSize: 2 })];
+    for (const r of runners) {
+      r.register('work', async (payload) => {
+        const key = String(payload.key);
+        runs.set(key, (runs.get(key) ?? 0) + 1);
+        await sleep(5);
+      });
+    }
+    for (let i = 0; i < 12; i += 1) await enqueueJob(database.db, { kind: 'work', dedupeKey: `k${i}`, payload: { key: `k${i}` } });
+    const counts = await Promise.all(runners.map((r) => r.runDue()));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(12);
+    expect([...runs.values()]).toEqual(Array(12).fill(1));
+    const rows = await database.db.select().from(jobs).where(eq(jobs.kind, 'work'));
+    expect(rows.every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+  });
+
+  it('retries a failing job with backoff, then succeeds', async () => {
+    let calls = 0;
+    const r = runner({ backoff: (n) => (n === 1 ? 60_000 : 0) });
+    r.register('flaky', async () => {
+      calls += 1;
+      if (calls < 3) throw new RetryableJobError(`temporary failure ${calls}`);
+      return { ok: true };
+    });
+    await enqueueJob(database.db, { kind: 'flaky', dedupeKey: 'x' });
+    expect(await r.runDue()).toBe(1);
+    let row = await rowOf('flaky', 'x');
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastError: 'temporary failure 1' });
+    // The first backoff is a minute: nothing runs now.
+    expect(row.runAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(await r.runDue()).toBe(0);
+    await database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.id, row.id));
+    await r.runDue();
+    row = await rowOf('flaky', 'x');
+    expect(row).toMatchObject({ status: 'done', attempts: 3, lastError: null, result: { ok: true } });
+    expect(calls).toBe(3);
+  });
+
+  it('fails at once on a permanent error, and after max attempts; Retry puts a failed job back', async () => {
+    let permanentCalls = 0;
+    const r = runner();
+    r.register('refused', async () => { permanentCalls += 1; throw new PermanentJobError('refused by the supplier'); });
+    r.register('always', async () => { throw new AppError(503, 'still down'); });
+    await enqueueJob(database.db, { kind: 'refused', dedupeKey: 'p' });
+    await enqueueJob(database.db, { kind: 'always', dedupeKey: 'a', maxAttempts: 3 });
+    await r.runDue();
+    expect(await rowOf('refused', 'p')).toMatchObject({ status: 'failed', attempts: 1, lastError: 'refused by the supplier' });
+    expect(permanentCalls).toBe(1);
+    expect(await rowOf('always', 'a')).toMatchObject({ status: 'failed', attempts: 3, lastError: 'still down' });
+
+    const failed = await rowOf('refused', 'p');
+    expect(await retryJob(database.db, failed.id)).toBe(true);
+    expect(await rowOf('refused', 'p')).toMatchObject({ status: 'pending', attempts: 0, finishedAt: null });
+    await r.runDue();
+    expect(permanentCalls).toBe(2);
+    // Only failed jobs can be retried.
+    await enqueueJob(database.db, { kind: 'unregistered', dedupeKey: 'q' });
+    expect(await retryJob(database.db, (await rowOf('unregistered', 'q')).id)).toBe(false);
+  });
+
+  it('keeps internal error text out of the job and the admin screens', async () => {
+    const r = runner();
+    r.register('crash', async () => { throw new TypeError('secret internal detail'); });
+    await enqueueJob(database.db, { kind: 'crash', dedupeKey: 'c', maxAttempts: 1 });
+    await r.runDue();
+    expect(await rowOf('crash', 'c')).toMatchObject({ status: 'failed', lastError: 'Unexpected error (see the server log)' });
+  });
+
+  it("takes over a job whose instance died after its lease, and ignores the late finisher's result", async () => {
+    let releaseFirst!: () => void;
+    const firstBlocked = new Promise<void>((r) => { releaseFirst = r; });
+    const started: string[] = [];
+    const a = runner({ leaseMs: 1500 });
+    const b = runner({ leaseMs: 1500 });
+    a.register('send', async () => { started.push('a'); await firstBlocked; return { by: 'a' }; });
+    b.register('send', async () => { started.push('b'); return { by: 'b' }; });
+    await enqueueJob(database.db, { kind: 'send', dedupeKey: 'order-9' });
+
+    const aRun = a.runDue();
+    await expect.poll(() => started).toEqual(['a']);
+    // While a holds the lease, b finds nothing to do.
+    expect(await b.runDue()).toBe(0);
+    await sleep(1700);
+    expect(await b.runDue()).toBe(1);
+    expect(await rowOf('send', 'order-9')).toMatchObject({ status: 'done', attempts: 2, result: { by: 'b' } });
+
+    releaseFirst();
+    await aRun;
+    // a's lease was taken over: its outcome is not recorded.
+    expect(await rowOf('send', 'order-9')).toMatchObject({ status: 'done', result: { by: 'b' } });
+    expect(started).toEqual(['a', 'b']);
+  });
+
+  it('fails a job whose lease ran out on its last attempt instead of running it forever', async () => {
+    const r = runner();
+    let calls = 0;
+    r.register('stuck', async () => { calls += 1; });
+    const { id } = await enqueueJob(database.db, { kind: 'stuck', dedupeKey: 's', maxAttempts: 2 });
+    await database.db.update(jobs).set({ status: 'running', attempts: 2, lockedUntil: new Date(Date.now() - 1000), leaseToken: 'dead' }).where(eq(jobs.id, id));
+    await r.runDue();
+    expect(calls).toBe(0);
+    expect(await rowOf('stuck', 's')).toMatchObject({ status: 'failed', lastError: 'The job did not finish in time on its last attempt' });
+  });
+
+  it('schedules one job per period however many instances run', async () => {
+    let t = Date.UTC(2025, 0, 1, 0, 0, 5);
+    let runs = 0;
+    const make = () => {
+      const r = runner({ now: () => t });
+      r.register('tick', async () => { runs += 1; });
+      r.schedule('tick', 60_000);
+      return r;
+    };
+    const [a, b] = [make(), make()];
+    await Promise.all([a.runDue(), b.runDue()]);
+    await a.runDue();
+    expect(runs).toBe(1);
+    t += 60_000;
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(runs).toBe(2);
+    expect((await database.db.select().from(jobs).where(eq(jobs.kind, 'tick'))).length).toBe(2);
+  });
+
+  it('polls in the background once started and stops cleanly', async () => {
+    const r = runner({ pollMs: 20 });
+    let ran = 0;
+    r.register('bg', async () => { ran += 1; });
+    await enqueueJob(database.db, { kind: 'bg', dedupeKey: '1' });
+    r.start();
+    await expect.poll(() => ran, { timeout: 5000 }).toBe(1);
+    await r.stop();
+    await enqueueJob(database.db, { kind: 'bg', dedupeKey: '2' });
+    await sleep(100);
+    expect(ran).toBe(1);
+  });
+
+  it('backs off exponentially up to an hour', () => {
+    const mid = () => 0.5;
+    expect(backoffMs(1, mid)).toBe(10_000);
+    expect(backoffMs(2, mid)).toBe(20_000);
+    expect(backoffMs(4, mid)).toBe(80_000);
+    expect(backoffMs(20, mid)).toBe(3_600_000);
+  });
+});

@@ -1,0 +1,4 @@
+// The leads module's public face: what other modules (chat, cart) may call.
+export {
+  recordLeadActivity, mergeProductsOfInterest, MAX_PRODUCTS_OF_INTEREST, type LeadActivity,
+} from './record-lead-activity.ts';

@@ -1,0 +1,157 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DB } from '../test/test-app.ts';
+import { findHaproxyBinary, HAPROXY_TEMPLATE, readServerStates, renderFleetHaproxyConfig } from './haproxy.ts';
+
+// The shipped HAProxy configuration, rendered as `npm run fleet` renders it, in front of two small
+// local backends that report what reaches them. Database-free: runs once, in the pglite project.
+const HAPROXY = findHaproxyBinary();
+const SKIP = TEST_DB !== 'pglite' ? 'runs in the pglite project' : !HAPROXY ? 'HAProxy is not installed (Debian: apt-get install haproxy)' : undefined;
+if (SKIP) console.info(`HAProxy configuration test skipped: ${SKIP}`);
+
+const PORT = 3510;
+const BACKENDS = [3511, 3512];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Backend { server: Server; port: number; ready: number; seen: IncomingHttpHeaders[]; sockets: Set<Socket> }
+
+function startBackend(port: number): Promise<Backend> {
+  const backend: Backend = { server: createServer(), port, ready: 200, seen: [], sockets: new Set() };
+  backend.server.on('connection', (c) => {
+    backend.sockets.add(c);
+    c.on('close', () => backend.sockets.delete(c));
+  });
+  backend.server.on('request', (req, res) => {
+    if (req.url === '/api/ready') {
+      res.writeHead(backend.ready).end();
+      return;
+    }
+    backend.seen.push(req.headers);
+    if (req.url === '/gzipped') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ big: 'x'.repeat(5000) })));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ port, headers: req.headers, pad: 'y'.repeat(5000) }));
+  });
+  // A WebSocket handshake, then the connection echoes what it receives: enough to see HAProxy tunnel it.
+  backend.server.on('upgrade', (req, socket) => {
+    const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nX-Backend: ${port}\r\nX-Path: ${req.url}\r\n\r\n`);
+    socket.on('data', (d) => socket.write(d));
+  });
+  return new Promise((resolve) => backend.server.listen(port, '127.0.0.1', () => resolve(backend)));
+}
+
+describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'shop-haproxy-'));
+  const socket = path.join(dir, 'haproxy.sock');
+  const backends: Backend[] = [];
+  let haproxy: ChildProcess;
+  let haproxyLog = '';
+
+  beforeAll(async () => {
+    for (const port of BACKENDS) backends.push(await startBackend(port));
+    const config = renderFleetHaproxyConfig({
+      port: PORT, statsSocket: socket, checkIntervalMs: 200,
+      servers: BACKENDS.map((port, i) => ({ name: `app${i + 1}`, port })),
+    });
+    writeFileSync(path.join(dir, 'haproxy.cfg'), config);
+    haproxy = spawn(HAPROXY!, ['-db', '-f', path.join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    haproxy.stdout?.on('data', (d: Buffer) => { haproxyLog += d.toString(); });
+    haproxy.stderr?.on('data', (d: Buffer) => { haproxyLog += d.toString(); });
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const states = await readServerStates(socket).catch(() => ({} as Record<string, { status: string }>));
+      if (states.app1?.status === 'UP' && states.app2?.status === 'UP') break;
+      if (Date.now() > deadline) throw new Error(`HAProxy did not start:\n${haproxyLog}`);
+      await sleep(100);
+    }
+  }, 30_000);
+  afterAll(async () => {
+    if (haproxy?.exitCode === null) {
+      haproxy.kill('SIGTERM');
+      await new Promise((r) => haproxy.once('exit', r));
+    }
+    for (const b of backends) {
+      for (const c of b.sockets) c.destroy(); // idle keep-alive connections and the upgraded one
+      await new Promise((r) => b.server.close(r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is valid as shipped and as rendered for a fleet, which keeps everything but the local details', () => {
+    expect(spawnSync(HAPROXY!, ['-c', '-q', '-f', HAPROXY_TEMPLATE]).status).toBe(0);
+    expect(spawnSync(HAPROXY!, ['-c', '-q', '-f', path.join(dir, 'haproxy.cfg')]).status).toBe(0);
+    const rendered = readFileSync(path.join(dir, 'haproxy.cfg'), 'utf8');
+    expect(rendered).toContain('    bind :3510\n');
+    expect(rendered).toContain('    server app1 127.0.0.1:3511\n    server app2 127.0.0.1:3512\n    # end servers');
+    expect(rendered).toContain('default-server check inter 200ms fall 2 rise 2');
+    expect(rendered).not.toMatch(/chroot|user haproxy|127\.0\.0\.1:3001/);
+    expect(rendered).toContain('http-check send meth GET uri /api/ready');
+    expect(rendered).not.toMatch(/^\s*compression/m);
+  });
+
+  it('replaces the forwarded headers a client sends with the real address and scheme, and keeps Host', async () => {
+    const res = await fetch(`http://127.0.0.1:${PORT}/echo`, {
+      headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(res.status).toBe(200);
+    const { headers } = (await res.json()) as { headers: IncomingHttpHeaders };
+    expect(headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(headers['x-forwarded-proto']).toBe('http');
+    expect(headers['x-forwarded-host']).toBeUndefined();
+    expect(headers.host).toBe(`127.0.0.1:${PORT}`);
+  });
+
+  it('leaves compression to the app: Accept-Encoding reaches it, bodies pass through as they are', async () => {
+    const plain = await fetch(`http://127.0.0.1:${PORT}/echo`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const { headers } = (await plain.json()) as { headers: IncomingHttpHeaders };
+    expect(headers['accept-encoding']).toBe('gzip');
+    const zipped = await fetch(`http://127.0.0.1:${PORT}/gzipped`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(((await zipped.json()) as { big: string }).big).toHaveLength(5000);
+  });
+
+  it('passes the WebSocket upgrade on /ws/chat through and then tunnels the connection', async () => {
+    const client = connect(PORT, '127.0.0.1');
+    let received = '';
+    client.on('data', (d) => { received += d.toString('latin1'); });
+    client.write('GET /ws/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    while (!received.includes('\r\n\r\n')) await sleep(20);
+    expect(received).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    expect(received).toContain('sec-websocket-accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
+    expect(received.toLowerCase()).toContain('x-path: /ws/chat');
+    const head = received.length;
+    client.write('frames after the upgrade');
+    while (received.length < head + 24) await sleep(20);
+    expect(received.slice(head)).toBe('frames after the upgrade');
+    client.destroy();
+  });
+
+  it('takes an instance out of rotation when /api/ready answers 503, and back when it answers 200', async () => {
+    const [a, b] = backends as [Backend, Backend];
+    b.ready = 503;
+    const deadline = Date.now() + 5000;
+    while ((await readServerStates(socket)).app2?.status !== 'DOWN') {
+      if (Date.now() > deadline) throw new Error('app2 never went DOWN');
+      await sleep(50);
+    }
+    expect((await readServerStates(socket)).app2?.checkStatus).toBe('L7STS');
+    const before = { a: a.seen.length, b: b.seen.length };
+    for (let i = 0; i < 10; i += 1) expect((await fetch(`http://127.0.0.1:${PORT}/echo`)).status).toBe(200);
+    expect(a.seen.length - before.a).toBe(10);
+    expect(b.seen.length - before.b).toBe(0);
+    b.ready = 200;
+    while ((await readServerStates(socket)).app2?.status !== 'UP') await sleep(50);
+    expect(haproxyLog).toContain('Server shop/app2 is DOWN, reason: Layer7 wrong status, code: 503');
+  });
+});

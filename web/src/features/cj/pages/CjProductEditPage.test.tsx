@@ -1,0 +1,138 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
+import { admin, customer } from '../../../test/render';
+import { makeSavedItem, makeSupplierProduct } from '../test-data';
+import CjProductEditPage from './CjProductEditPage';
+import CjProductsPublicPage from './CjProductsPublicPage';
+
+vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
+
+const product = makeSupplierProduct();
+const renderEdit = (id: string) =>
+  renderPage(<CjProductEditPage />, { route: `/admin/cj-product-edit/${id}`, path: '/admin/cj-product-edit/:pid', state: stateWith(admin) });
+const save = () => screen.getByRole('button', { name: 'Save CJ Product' });
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  vi.unstubAllGlobals();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Edit CJ Product', () => {
+  it('loads a supplier product by pid with the spec defaults, saves it and goes back to the list after 2 s', async () => {
+    const saved = makeSavedItem();
+    const api = mockApi({
+      [`GET cj/products/${product.pid}`]: () => ({ body: product }),
+      'POST cj/products/save': () => ({ status: 201, body: { message: 'Product saved successfully!', product: saved, created: true } }),
+    });
+    renderEdit(product.pid);
+    expect(await screen.findByRole('heading', { name: `Edit CJ Product ${product.pid}` })).toBeInTheDocument();
+    expect(await screen.findByLabelText('Name')).toHaveValue('Insulated Travel Mug');
+    expect(screen.getByLabelText('Slug')).toHaveValue('insulated-travel-mug');
+    expect(screen.getByLabelText('Price')).toHaveValue(4.5);
+    expect(screen.getByLabelText('Count In Stock')).toHaveValue(100);
+    expect(screen.getByLabelText('Category')).toHaveValue('Drinkware');
+    expect(screen.getByLabelText('Main Image')).toHaveValue('/img/mug-0.webp');
+    expect(screen.getByRole('radio', { name: /Black/ })).toBeChecked();
+    expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $4.50 · Margin $0.00 (0%)');
+
+    await userEvent.click(screen.getByRole('radio', { name: /Red/ }));
+    await userEvent.clear(screen.getByLabelText('Price'));
+    await userEvent.type(screen.getByLabelText('Price'), '15');
+    expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $6.00 · Margin $9.00 (60%)');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove image /img/mug-1.webp' }));
+
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await userEvent.click(save());
+    expect(await screen.findByText('Product saved successfully!')).toBeInTheDocument();
+    expect(api.callsTo('POST cj/products/save')[0]!.body).toEqual({
+      pid: product.pid, isSaved: true, vid: 'VID-RED', name: 'Insulated Travel Mug', slug: 'insulated-travel-mug', price: 15,
+      image: '/img/mug-0.webp', images: ['/img/mug-2.webp'], category: 'Drinkware', brand: 'CJ Dropshipping', countInStock: 100,
+      description: 'Keeps drinks hot.', isTodaysDeal: false, isGift: false, isOnSale: false, saleDiscount: 0,
+    });
+    expect(screen.getByTestId('location')).toHaveTextContent(`/admin/cj-product-edit/${product.pid}`);
+    await act(async () => { vi.advanceTimersByTime(1900); });
+    expect(screen.getByTestId('location')).toHaveTextContent(`/admin/cj-product-edit/${product.pid}`);
+    await act(async () => { vi.advanceTimersByTime(200); });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/cj-products$/));
+  });
+
+  it('loads a saved product by its 24-character id', async () => {
+    const saved = makeSavedItem({ name: 'Our Mug', price: 19.99 });
+    const api = mockApi({ [`GET cj/products/saved/${saved._id}`]: () => ({ body: saved }) });
+    renderEdit(saved._id);
+    expect(await screen.findByRole('heading', { name: `Edit CJ Product ${saved._id}` })).toBeInTheDocument();
+    expect(await screen.findByLabelText('Name')).toHaveValue('Our Mug');
+    expect(screen.getByRole('radio', { name: /Red/ })).toBeChecked();
+    expect(screen.getByText('Saved')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh from supplier' })).toBeInTheDocument();
+    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET cj/products/saved/${saved._id}`]);
+  });
+
+  it("validates with the product form's rules before saving", async () => {
+    const api = mockApi({ [`GET cj/products/${product.pid}`]: () => ({ body: product }) });
+    renderEdit(product.pid);
+    await screen.findByLabelText('Name');
+    for (const label of ['Name', 'Slug', 'Category', 'Brand', 'Description', 'Main Image']) await userEvent.clear(screen.getByLabelText(label));
+    await userEvent.clear(screen.getByLabelText('Price'));
+    await userEvent.type(screen.getByLabelText('Price'), '0');
+    await userEvent.click(save());
+    for (const message of ['Name is required', 'Slug is required', 'Price must be greater than 0', 'Image is required', 'Category is required', 'Brand is required', 'Description is required']) {
+      expect(await screen.findByText(message)).toBeInTheDocument();
+    }
+    await userEvent.click(screen.getByLabelText('On Sale'));
+    expect(screen.getByLabelText('Sale Discount (%)')).toHaveAttribute('max', '100');
+    expect(save()).toBeDisabled();
+    expect(api.callsTo('POST cj/products/save')).toHaveLength(0);
+  });
+
+  it("says 'Product variant ID is missing' for a supplier product without variants", async () => {
+    const bare = makeSupplierProduct({ variants: [] });
+    const api = mockApi({ [`GET cj/products/${bare.pid}`]: () => ({ body: bare }) });
+    renderEdit(bare.pid);
+    await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Product variant ID is missing');
+    expect(api.callsTo('POST cj/products/save')).toHaveLength(0);
+  });
+
+  it('shows the server field errors beside their fields', async () => {
+    mockApi({
+      [`GET cj/products/${product.pid}`]: () => ({ body: product }),
+      'POST cj/products/save': () => ({ status: 409, body: { message: 'Slug is already in use', code: 'CONFLICT', fieldErrors: { slug: 'Slug is already in use' } } }),
+    });
+    renderEdit(product.pid);
+    await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
+    expect(await screen.findByText('Slug is already in use')).toBeInTheDocument();
+    expect(screen.getByLabelText('Slug')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('shows a missing supplier product as an error', async () => {
+    mockApi({ 'GET cj/products/NOPE': () => ({ status: 404, body: { message: 'Supplier product not found' } }) });
+    renderEdit('NOPE');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Supplier product not found');
+  });
+});
+
+describe('/cj-products (outside the guarded routes)', () => {
+  const renderPublic = (route: string, state = stateWith(admin)) => renderPage(<CjProductsPublicPage />, { route, path: '/cj-products', state });
+
+  it('sends anyone but an administrator to /signin', async () => {
+    mockApi({ 'GET users/current': () => ({ status: 401, body: { message: 'Not authorized, please sign in' } }) });
+    renderPublic(`/cj-products?pid=${product.pid}`, { ...stateWith(customer) });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin$/));
+    expect(screen.queryByRole('button', { name: 'Save CJ Product' })).not.toBeInTheDocument();
+  });
+
+  it('shows an administrator the form for ?pid=, and "Product ID is missing" without one', async () => {
+    mockApi({ [`GET cj/products/${product.pid}`]: () => ({ body: product }) });
+    const { unmount } = renderPublic(`/cj-products?pid=${product.pid}`);
+    expect(await screen.findByRole('button', { name: 'Save CJ Product' })).toBeInTheDocument();
+    unmount();
+    renderPublic('/cj-products');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Product ID is missing');
+  });
+});
