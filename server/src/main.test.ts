@@ -35,7 +35,7 @@ function spawnMain(dataDir: string, port: number, env: Record<string, string> = 
 async function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
   const { child, output } = spawnMain(dataDir, port, env);
   const out = { get value() { return output(); } };
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out.value}`);
     try {
@@ -99,7 +99,7 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
     expect(signin.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await exitOf(second.child)).toBe(0);
-  }, 150_000);
+  }, 300_000);
 
   it('on SIGTERM answers 503 on /api/ready while still serving for SHUTDOWN_DRAIN_SECONDS, then exits 0; one process per embedded database', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'shop-drain-'));

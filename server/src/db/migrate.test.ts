@@ -46,7 +46,7 @@ describe(`migrations on ${TEST_DB}`, () => {
     } finally {
       await second.close();
     }
-  });
+  }, 120_000);
 
   it.runIf(TEST_DB === 'postgres')('apply once on PostgreSQL: a second run applies nothing, and concurrent starts migrate once', async () => {
     const scratch = await createScratchPostgres();
