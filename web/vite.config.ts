@@ -21,5 +21,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Generous per-test limit: on a busy 2-core machine jsdom renders can take seconds.
+    testTimeout: 20_000,
   },
 });
