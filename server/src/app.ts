@@ -15,10 +15,10 @@ import { authPlugin } from './lib/auth.ts';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background.ts';
 import type { AppContext } from './lib/context.ts';
 import { registerErrorHandling } from './lib/http-errors.ts';
-import { createJobRunner } from './lib/jobs.ts';
+import { createJobRunner, pruneFinishedJobs } from './lib/jobs.ts';
 import { registerInputGuard } from './lib/input-guard.ts';
 import { loggerOptions, registerRequestLogging } from './lib/logging.ts';
-import { createMailer, type Mailer } from './lib/mailer.ts';
+import { createMailer, MAIL_SEND_JOB, registerMailJobs, type Mailer } from './lib/mailer.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { registerMultipart } from './lib/multipart.ts';
 import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
@@ -45,6 +45,8 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
+const JOBS_PRUNE_JOB = 'jobs.prune';
+
 // Routes added by plugins rather than by us: the API docs (@fastify/swagger-ui). Their access is
 // decided by API_DOCS_ACCESS (see registerOpsAccess).
 const API_DOCS_PREFIX = '/api/docs';
@@ -70,23 +72,35 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  // Every periodic or queued piece of work runs on this runner: claimed in the database under a
+  // lease, so a fleet does each item once (see lib/jobs.ts and README "Deploying").
+  const jobRunner = createJobRunner({ db: database.db, log: app.log, pollMs: config.jobsPollMs, leaseMs: config.jobsLeaseMs });
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
-    mailer: deps.mailer ?? createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, isProduction: config.isProduction }),
+    mailer: deps.mailer ?? createMailer({
+      db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, isProduction: config.isProduction,
+      onQueued: () => jobRunner.kick(),
+    }),
     background: deps.background ?? createBackgroundTasks(app.log),
     rateLimiter: deps.rateLimiter ?? (redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter()),
     signer: createTokenSigner(config.jwtSecret, config.accessTokenTtlSeconds),
     redis,
     htmlTransforms: [],
-    jobs: createJobRunner({ db: database.db, log: app.log, pollMs: config.jobsPollMs }),
+    jobs: jobRunner,
     onClose: [],
     uploads: createUploadStore(database, config.dataDir),
     lifecycle: { draining: false },
     onDrain: [],
   };
   app.decorate('ctx', ctx);
+  if (!deps.mailer) registerMailJobs(jobRunner, { db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  // Finished periodic jobs (one row per period) and sent-mail jobs are deleted after a week.
+  jobRunner.register(JOBS_PRUNE_JOB, async () => ({
+    deleted: await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), [MAIL_SEND_JOB]),
+  }));
+  jobRunner.schedule(JOBS_PRUNE_JOB, config.cleanupEveryMs);
   app.addHook('onReady', async () => { ctx.jobs.start(); });
   app.addHook('onClose', async () => {
     await ctx.jobs.stop();

@@ -49,6 +49,8 @@ const envSchema = z.object({
   CJ_FROM_COUNTRY_CODE: z.string().regex(/^[A-Z]{2}$/, 'CJ_FROM_COUNTRY_CODE: a two-letter country code').default('CN'),
   SUPPLIER_REFRESH_HOURS: z.coerce.number().min(0).max(24 * 30).default(6),
   JOBS_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(86_400).default(120),
+  CLEANUP_EVERY_MINUTES: z.coerce.number().min(0.01).max(10_080).default(60),
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
@@ -103,6 +105,10 @@ export interface Config {
   };
   /** How often each instance looks for due background jobs; 0 = never (tests run them by hand). */
   jobsPollMs: number;
+  /** How long an instance's claim on a job lasts; a job claimed by an instance that died runs again after it. */
+  jobsLeaseMs: number;
+  /** Expired sessions, refresh tokens, reset and sign-up links (and finished periodic jobs) are deleted this often. */
+  cleanupEveryMs: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
   uploadMaxBytes: number;
   /** SIGTERM: seconds /api/ready answers 503 before the server closes; then at most timeoutSeconds to finish. */
@@ -194,6 +200,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       refreshHours: e.SUPPLIER_REFRESH_HOURS,
     },
     jobsPollMs: e.JOBS_POLL_MS,
+    jobsLeaseMs: Math.round(e.JOBS_LEASE_SECONDS * 1000),
+    cleanupEveryMs: Math.round(e.CLEANUP_EVERY_MINUTES * 60_000),
     llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { jobs } from '../db/schema.ts';
 import { openTestDatabase, TEST_DB } from '../test/test-app.ts';
 import { AppError } from './errors.ts';
 import {
-  backoffMs, createJobRunner, enqueueJob, findJob, PermanentJobError, retryJob, RetryableJobError, type JobRunnerOptions,
+  backoffMs, createJobRunner, enqueueJob, findJob, PermanentJobError, pruneFinishedJobs, retryJob, RetryableJobError, type JobRunnerOptions,
 } from './jobs.ts';
 
 const log = pino({ level: 'silent' });
@@ -194,6 +195,73 @@ describe(`durable jobs on ${TEST_DB}`, () => {
     await enqueueJob(database.db, { kind: 'bg', dedupeKey: '2' });
     await sleep(100);
     expect(ran).toBe(1);
+  });
+
+  it('records which instance claimed a job; periodic jobs run but are not counted by runDue', async () => {
+    const r = runner({ instanceId: 'host-a:101' });
+    r.register('work', async () => undefined);
+    r.register('every', async () => undefined);
+    r.schedule('every', 60_000);
+    await enqueueJob(database.db, { kind: 'work', dedupeKey: 'w1' });
+    expect(await r.runDue()).toBe(1);
+    expect(await rowOf('work', 'w1')).toMatchObject({ status: 'done', claimedBy: 'host-a:101' });
+    const periodic = await database.db.select().from(jobs).where(eq(jobs.kind, 'every'));
+    expect(periodic).toMatchObject([{ status: 'done', claimedBy: 'host-a:101' }]);
+    expect(r.instanceId).toBe('host-a:101');
+    expect(runner().instanceId).toBe(`${hostname()}:${process.pid}`);
+  });
+
+  it('hands claimed jobs back, unstarted and uncounted, once half the lease has passed in their batch', async () => {
+    const r = runner({ leaseMs: 400, batchSize: 3 });
+    const ran: string[] = [];
+    r.register('slow', async (payload) => { ran.push(String(payload.n)); await sleep(300); });
+    for (const n of [1, 2, 3]) await enqueueJob(database.db, { kind: 'slow', dedupeKey: `s${n}`, payload: { n } });
+    expect(await r.runDue({ maxRounds: 1 })).toBe(1);
+    const rows = await database.db.select().from(jobs).where(eq(jobs.kind, 'slow'));
+    expect(rows.filter((j) => j.status === 'done')).toHaveLength(1);
+    const back = rows.filter((j) => j.status === 'pending');
+    expect(back).toHaveLength(2);
+    expect(back.every((j) => j.attempts === 0 && j.leaseToken === null && j.lockedUntil === null)).toBe(true);
+    // They run in later rounds, each once.
+    await r.runDue();
+    await r.runDue();
+    expect(ran.sort()).toEqual(['1', '2', '3']);
+    expect((await database.db.select().from(jobs).where(eq(jobs.kind, 'slow'))).every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+  });
+
+  it('kick() runs a round at once on a started runner, without waiting for the poll', async () => {
+    const r = runner({ pollMs: 60_000 });
+    let ran = 0;
+    r.register('now', async () => { ran += 1; });
+    await enqueueJob(database.db, { kind: 'now', dedupeKey: 'before-start' });
+    r.kick(); // not started: nothing happens
+    await sleep(100);
+    expect(ran).toBe(0);
+    r.start();
+    r.kick();
+    await expect.poll(() => ran, { timeout: 5000 }).toBe(1);
+    await enqueueJob(database.db, { kind: 'now', dedupeKey: 'after-start' });
+    r.kick();
+    r.kick(); // kicks while a round runs are folded into one more round
+    await expect.poll(() => ran, { timeout: 5000 }).toBe(2);
+    await r.stop();
+  });
+
+  it('prunes finished periodic jobs and finished jobs of the given kinds, older than the cut-off only', async () => {
+    const old = new Date(Date.now() - 10 * 86_400_000);
+    const recent = new Date();
+    const make = async (kind: string, dedupeKey: string, status: 'done' | 'failed', finishedAt: Date) => {
+      const { id } = await enqueueJob(database.db, { kind, dedupeKey });
+      await database.db.update(jobs).set({ status, finishedAt }).where(eq(jobs.id, id));
+    };
+    await make('tick', 'period:60000:1', 'done', old);
+    await make('tick', 'period:60000:2', 'done', recent);
+    await make('tick', 'period:60000:3', 'failed', old);
+    await make('mail.send', 'm1', 'done', old);
+    await make('supplier.order', 'o1', 'done', old);
+    expect(await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), ['mail.send'])).toBe(2);
+    const left = (await database.db.select().from(jobs)).map((j) => j.dedupeKey).sort();
+    expect(left).toEqual(['o1', 'period:60000:2', 'period:60000:3']);
   });
 
   it('backs off exponentially up to an hour', () => {

@@ -17,10 +17,16 @@
  *   idempotent towards the outside world (send our own id as the idempotency key).
  * - `schedule(kind, everyMs)` enqueues one job per period (dedupe key = the period), so a periodic
  *   task runs once per period however many instances are up.
+ * - Every instance of a fleet runs the same runner on the same table: this is the one mechanism for
+ *   all background work (unpaid-order expiry, the mail outbox, cleanup of expired rows, supplier
+ *   orders). `claimed_by` records the instance (host:pid) holding or last holding a job. A claimed
+ *   job that has waited in its batch for more than half its lease is handed back rather than started
+ *   late (another instance may take it when the lease ends, and it must not run twice at once).
  *
  * Statuses: pending -> running -> done | pending (retry later) | failed.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../db/client.ts';
@@ -57,6 +63,8 @@ export class RetryableJobError extends Error {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
+/** Dedupe keys of periodic jobs (`schedule`): `period:<everyMs>:<period number>`. */
+const PERIOD_KEY_PREFIX = 'period:';
 const MAX_ERROR_LENGTH = 500;
 
 /** Backoff before attempt n+1 after n failed attempts: 10 s, 20 s, 40 s, ... capped at 1 hour, with jitter. */
@@ -120,6 +128,8 @@ export interface JobRunnerOptions {
   batchSize?: number;
   backoff?: (attempts: number) => number;
   now?: () => number;
+  /** Recorded in `claimed_by` (default host:pid). */
+  instanceId?: string;
 }
 
 export interface JobRunner {
@@ -128,11 +138,22 @@ export interface JobRunner {
   /** Enqueues one job of `kind` per period of `everyMs` (the first on the next round). */
   schedule(kind: string, everyMs: number, payload?: JobPayload): void;
   start(): void;
+  /**
+   * Asks for a round soon (after something was enqueued here), instead of at the next poll. Does
+   * nothing when polling is off (tests call `runDue()` themselves) or the runner is stopped.
+   */
+  kick(): void;
   /** Stops polling and waits for the jobs under way. */
   stop(): Promise<void>;
-  /** Claims and runs due jobs until none is left (or `maxRounds`); returns how many ran. */
+  /**
+   * Claims and runs due jobs until none is left (or `maxRounds`); returns how many queued jobs ran.
+   * Periodic jobs (`schedule`) run too but are not counted: when they fall due depends on the clock.
+   */
   runDue(opts?: { maxRounds?: number }): Promise<number>;
   readonly kinds: string[];
+  /** How long a claim lasts (handlers bound their own waits below it). */
+  readonly leaseMs: number;
+  readonly instanceId: string;
 }
 
 function safeErrorMessage(err: unknown): string | null {
@@ -149,16 +170,19 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const batchSize = opts.batchSize ?? 5;
   const backoff = opts.backoff ?? ((n: number) => backoffMs(n));
   const now = opts.now ?? Date.now;
+  const instanceId = opts.instanceId ?? `${hostname()}:${process.pid}`;
   const handlers = new Map<string, JobHandler>();
   const schedules: Array<{ kind: string; everyMs: number; payload: JobPayload }> = [];
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let stopped = false;
+  let started = false;
+  let kicked = false;
 
   async function enqueueScheduled(): Promise<void> {
     for (const s of schedules) {
       const period = Math.floor(now() / s.everyMs);
-      await enqueueJob(db, { kind: s.kind, dedupeKey: `period:${s.everyMs}:${period}`, payload: s.payload, maxAttempts: 3 });
+      await enqueueJob(db, { kind: s.kind, dedupeKey: `${PERIOD_KEY_PREFIX}${s.everyMs}:${period}`, payload: s.payload, maxAttempts: 3 });
     }
   }
 
@@ -196,6 +220,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
           attempts: sql`${jobs.attempts} + 1`,
           lockedUntil: sql`now() + (${String(leaseMs)}::int * interval '1 millisecond')`,
           leaseToken: token,
+          claimedBy: instanceId,
           updatedAt: sql`now()`,
         })
         .where(inArray(jobs.id, due.map((d) => d.id)))
@@ -245,21 +270,56 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     await failExhaustedLeases(kinds);
     let count = 0;
     for (let round = 0; round < maxRounds && !stopped; round += 1) {
+      const claimedAt = now();
       const claimed = await claim(kinds);
       if (!claimed.length) break;
       // One at a time: outside services (the supplier) limit request rates.
-      for (const { row, token } of claimed) {
+      for (const [i, { row, token }] of claimed.entries()) {
+        if (stopped || now() - claimedAt > leaseMs / 2) {
+          await handBack(claimed.slice(i));
+          break;
+        }
         await runOne(row, token);
-        count += 1;
+        if (!row.dedupeKey.startsWith(PERIOD_KEY_PREFIX)) count += 1;
       }
     }
     return count;
   }
 
+  /** Returns claimed jobs not started yet to the queue, as if never claimed (attempt not counted). */
+  async function handBack(rest: Array<{ row: JobRow; token: string }>): Promise<void> {
+    for (const { row, token } of rest) {
+      await db.update(jobs)
+        .set({ status: 'pending', attempts: sql`greatest(${jobs.attempts} - 1, 0)`, lockedUntil: null, leaseToken: null, updatedAt: sql`now()` })
+        .where(ownedBy(row.id, token));
+    }
+  }
+
   function runDue(runOpts: { maxRounds?: number } = {}): Promise<number> {
     if (running) return running.then(() => runDue(runOpts));
-    running = drain(runOpts.maxRounds ?? 20).finally(() => { running = null; });
+    running = drain(runOpts.maxRounds ?? 20).finally(() => {
+      running = null;
+      if (kicked) {
+        kicked = false;
+        kick();
+      }
+    });
     return running;
+  }
+
+  function kick(): void {
+    if (!started || stopped) return;
+    if (running) {
+      kicked = true;
+      return;
+    }
+    setImmediate(() => {
+      if (running || stopped) {
+        if (running) kicked = true;
+        return;
+      }
+      runDue().catch((err: unknown) => log.error({ err }, 'job round failed'));
+    });
   }
 
   return {
@@ -272,14 +332,17 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     start() {
       if (timer || opts.pollMs <= 0) return;
       stopped = false;
+      started = true;
       timer = setInterval(() => {
         if (running) return;
         runDue().catch((err: unknown) => log.error({ err }, 'job round failed'));
       }, opts.pollMs);
       timer.unref();
     },
+    kick,
     async stop() {
       stopped = true;
+      started = false;
       if (timer) clearInterval(timer);
       timer = null;
       if (running) await running.catch(() => undefined);
@@ -288,5 +351,21 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     get kinds() {
       return [...handlers.keys()];
     },
+    leaseMs,
+    instanceId,
   };
+}
+
+/**
+ * Deletes finished periodic jobs (dedupe key `period:...`) and finished jobs of the given kinds
+ * (`alsoKinds`, e.g. sent mail) that ended before `before`. Other jobs (supplier orders, which the
+ * back office lists, and failed jobs) are kept. Returns how many rows went.
+ */
+export async function pruneFinishedJobs(db: Executor, before: Date, alsoKinds: string[] = []): Promise<number> {
+  const periodic = sql`${jobs.dedupeKey} LIKE ${`${PERIOD_KEY_PREFIX}%`}`;
+  const kindsClause = alsoKinds.length ? or(periodic, inArray(jobs.kind, alsoKinds)) : periodic;
+  const deleted = await db.delete(jobs)
+    .where(and(eq(jobs.status, 'done'), lte(jobs.finishedAt, before), kindsClause))
+    .returning({ id: jobs.id });
+  return deleted.length;
 }

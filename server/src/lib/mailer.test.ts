@@ -4,9 +4,10 @@ import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
-import { outbox } from '../db/schema.ts';
+import { jobs as jobsTable, outbox } from '../db/schema.ts';
 import { openTestDatabase } from '../test/test-app.ts';
-import { createMailer } from './mailer.ts';
+import { createJobRunner, findJob } from './jobs.ts';
+import { createMailer, MAIL_SEND_JOB, messageIdFor, registerMailJobs } from './mailer.ts';
 
 /** A minimal SMTP server (the protocol nodemailer speaks) that records what it receives. */
 async function startSmtpServer(opts: { rejectData?: boolean } = {}) {
@@ -62,31 +63,75 @@ describe('mailer', () => {
     expect(await rowFor('outbox@example.com')).toMatchObject({ subject: 'Hello', text: 'Plain body', html: null, sentAt: null });
   });
 
-  it('with SMTP_URL: records, delivers over SMTP in the background and marks it sent', async () => {
+  const runnerFor = (smtpUrl: string) => {
+    const jobs = createJobRunner({ db: database.db, log, pollMs: 0, leaseMs: 10_000, backoff: () => 0 });
+    registerMailJobs(jobs, { db: database.db, smtpUrl, from: 'Shop <no-reply@shop.test>' });
+    return jobs;
+  };
+
+  it('with SMTP_URL: records the message and a mail.send job in one go; the job delivers it once and marks it sent', async () => {
     const smtp = await startSmtpServer();
     try {
-      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
+      let kicks = 0;
+      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, onQueued: () => { kicks += 1; } });
       await mailer.send({ to: 'smtp@example.com', subject: 'Reset', text: 'Link inside', html: '<p>Link inside</p>' });
-      expect(await rowFor('smtp@example.com')).toBeDefined();
-      await mailer.flush?.();
+      const row = await rowFor('smtp@example.com');
+      expect(row?.sentAt).toBeNull();
+      expect(kicks).toBe(1);
+      const job = await findJob(database.db, MAIL_SEND_JOB, row!.id);
+      expect(job).toMatchObject({ status: 'pending', payload: { outboxId: row!.id } });
+
+      const jobs = runnerFor(smtp.url);
+      expect(await jobs.runDue()).toBe(1);
       expect(smtp.received).toHaveLength(1);
       expect(smtp.received[0]).toContain('Subject: Reset');
       expect(smtp.received[0]).toContain('To: smtp@example.com');
+      expect(smtp.received[0]).toContain(`Message-ID: <${row!.id}@shop.test>`);
       expect((await rowFor('smtp@example.com'))?.sentAt).toBeInstanceOf(Date);
+      expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'done', result: { sent: true } });
+      expect(await jobs.runDue()).toBe(0);
+      expect(smtp.received).toHaveLength(1);
+
+      // A job run again for a message already sent (a crash after the update) sends nothing.
+      await database.db.update(jobsTable).set({ status: 'pending' }).where(eq(jobsTable.dedupeKey, row!.id));
+      expect(await jobs.runDue()).toBe(1);
+      expect(smtp.received).toHaveLength(1);
+      expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'done', result: { alreadySent: true } });
     } finally {
       await smtp.close();
     }
   });
 
-  it('keeps the message in the outbox, unsent, when SMTP refuses it', async () => {
+  it('keeps the message in the outbox, unsent, when SMTP refuses it (5xx: the job fails with the code)', async () => {
     const smtp = await startSmtpServer({ rejectData: true });
     try {
       const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
       await mailer.send({ to: 'refused@example.com', subject: 'Nope', text: 'x' });
-      await mailer.flush?.();
-      expect(await rowFor('refused@example.com')).toMatchObject({ subject: 'Nope', sentAt: null });
+      await runnerFor(smtp.url).runDue();
+      const row = await rowFor('refused@example.com');
+      expect(row).toMatchObject({ subject: 'Nope', sentAt: null });
+      expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'failed', lastError: 'The SMTP server refused the message (554)' });
     } finally {
       await smtp.close();
     }
+  });
+
+  it('retries later when the SMTP server cannot be reached', async () => {
+    const smtp = await startSmtpServer();
+    await smtp.close();
+    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
+    await mailer.send({ to: 'down@example.com', subject: 'Later', text: 'x' });
+    const jobs = createJobRunner({ db: database.db, log, pollMs: 0, leaseMs: 10_000, backoff: () => 60_000 });
+    registerMailJobs(jobs, { db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>' });
+    await jobs.runDue();
+    const row = await rowFor('down@example.com');
+    expect(row?.sentAt).toBeNull();
+    expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'The SMTP server could not be reached' });
+  });
+
+  it('Message-ID: the outbox id at the domain of MAIL_FROM', () => {
+    expect(messageIdFor('abc', 'Shop <no-reply@shop.example>')).toBe('<abc@shop.example>');
+    expect(messageIdFor('abc', 'orders@example.org')).toBe('<abc@example.org>');
+    expect(messageIdFor('abc', 'Shop')).toBe('<abc@shop.local>');
   });
 });

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import { newId } from './ids.ts';
+import { enqueueJob, PermanentJobError, RetryableJobError, type JobHandler, type JobRunner } from './jobs.ts';
 
 export interface Mail {
   to: string;
@@ -13,7 +14,7 @@ export interface Mail {
 }
 
 export interface Mailer {
-  /** Records the message; resolves once it is in the outbox (SMTP delivery continues in the background). */
+  /** Records the message; resolves once it is in the outbox (SMTP delivery is a background job). */
   send(mail: Mail): Promise<void>;
   /** Resolves when background deliveries started so far have finished (tests, shutdown). */
   flush?(): Promise<void>;
@@ -21,12 +22,17 @@ export interface Mailer {
 
 export const DEV_MAIL_LOG_MESSAGE = 'DEVELOPMENT AID, not in production: mail not sent (no SMTP_URL), kept in the outbox';
 
+/** The job that delivers one outbox message over SMTP (payload `{ outboxId }`, dedupe key = the id). */
+export const MAIL_SEND_JOB = 'mail.send';
+
 /**
- * Every message is recorded in the outbox table. With SMTP_URL it is also sent over SMTP, without
- * holding up the request; `sent_at` records delivery. Without SMTP_URL the message stays in the
- * outbox only: its content (links, tokens) is never written to the log in production, and outside
- * production it is printed at debug level, clearly labelled, so that sign-up confirmation and
- * password reset can be tried locally (LOG_LEVEL=debug).
+ * Every message is recorded in the outbox table. With SMTP_URL, the same transaction enqueues a
+ * `mail.send` job (lib/jobs.ts) and the instance is asked to run it at once: whichever instance of
+ * a fleet claims the job sends the message, and a message claimed by an instance that died is sent
+ * by another once the lease ends. `sent_at` records delivery. Without SMTP_URL the message stays
+ * in the outbox only: its content (links, tokens) is never written to the log in production, and
+ * outside production it is printed at debug level, clearly labelled, so that sign-up confirmation
+ * and password reset can be tried locally (LOG_LEVEL=debug).
  */
 export function createMailer(opts: {
   db: Db;
@@ -34,33 +40,67 @@ export function createMailer(opts: {
   from: string;
   log: FastifyBaseLogger;
   isProduction?: boolean;
+  /** Called after a message was queued for SMTP (the app kicks its job runner). */
+  onQueued?: () => void;
 }): Mailer {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
-  const pending = new Set<Promise<void>>();
-
-  async function deliver(id: string, mail: Mail, smtp: nodemailer.Transporter) {
-    try {
-      await smtp.sendMail({ from: opts.from, ...mail });
-      await opts.db.update(outbox).set({ sentAt: new Date() }).where(eq(outbox.id, id));
-    } catch (err) {
-      opts.log.error({ err, outboxId: id }, 'SMTP send failed; message kept in outbox');
-    }
-  }
-
   return {
     async send(mail) {
       const id = newId();
-      await opts.db.insert(outbox).values({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
-      if (!transport) {
-        opts.log.info({ outboxId: id }, 'mail kept in the outbox (no SMTP_URL)');
-        if (opts.isProduction === false) opts.log.debug({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, DEV_MAIL_LOG_MESSAGE);
+      await opts.db.transaction(async (tx) => {
+        await tx.insert(outbox).values({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
+        if (opts.smtpUrl) await enqueueJob(tx, { kind: MAIL_SEND_JOB, dedupeKey: id, payload: { outboxId: id } });
+      });
+      if (opts.smtpUrl) {
+        opts.onQueued?.();
         return;
       }
-      const delivery = deliver(id, mail, transport).finally(() => pending.delete(delivery));
-      pending.add(delivery);
-    },
-    async flush() {
-      await Promise.all([...pending]);
+      opts.log.info({ outboxId: id }, 'mail kept in the outbox (no SMTP_URL)');
+      if (opts.isProduction === false) opts.log.debug({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, DEV_MAIL_LOG_MESSAGE);
     },
   };
+}
+
+/** `<outbox id@domain of MAIL_FROM>`: the same for every attempt, so a receiver can drop a repeat. */
+export function messageIdFor(outboxId: string, from: string): string {
+  const domain = /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'shop.local';
+  return `<${outboxId}@${domain}>`;
+}
+
+/**
+ * The `mail.send` handler: sends one outbox message unless it was sent already, then sets
+ * `sent_at`. SMTP waits are bounded well below the job lease, so a hung server cannot make two
+ * instances send the same message at once. A 5xx answer fails the job at once (retrying cannot
+ * help); anything else is retried with backoff. Delivery is at least once: an instance that dies
+ * between the server's "250" and the `sent_at` update leaves the message to be sent again, with
+ * the same Message-ID.
+ */
+export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; leaseMs: number }): JobHandler {
+  const waitMs = Math.max(1_000, Math.min(60_000, Math.floor(opts.leaseMs / 2)));
+  const transport = nodemailer.createTransport(opts.smtpUrl, {
+    connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: waitMs, dnsTimeout: waitMs,
+  });
+  return async (payload) => {
+    const outboxId = String(payload.outboxId ?? '');
+    const [row] = await opts.db.select().from(outbox).where(eq(outbox.id, outboxId)).limit(1);
+    if (!row) throw new PermanentJobError('The message is no longer in the outbox');
+    if (row.sentAt) return { alreadySent: true };
+    try {
+      await transport.sendMail({
+        from: opts.from, to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}),
+        messageId: messageIdFor(row.id, opts.from),
+      });
+    } catch (err) {
+      const code = (err as { responseCode?: number }).responseCode;
+      if (code && code >= 500 && code < 600) throw new PermanentJobError(`The SMTP server refused the message (${code})`);
+      throw new RetryableJobError(code ? `The SMTP server answered ${code}` : 'The SMTP server could not be reached');
+    }
+    await opts.db.update(outbox).set({ sentAt: new Date() }).where(and(eq(outbox.id, row.id), isNull(outbox.sentAt)));
+    return { sent: true };
+  };
+}
+
+/** Registers mail delivery on the instance's job runner (only with SMTP_URL). */
+export function registerMailJobs(jobs: JobRunner, opts: { db: Db; smtpUrl: string | undefined; from: string }): void {
+  if (!opts.smtpUrl) return;
+  jobs.register(MAIL_SEND_JOB, mailSendHandler({ db: opts.db, smtpUrl: opts.smtpUrl, from: opts.from, leaseMs: jobs.leaseMs }));
 }

@@ -26,6 +26,8 @@ export const jobs = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** The instance (host:pid) that last claimed the job (0014). */
+    claimedBy: text('claimed_by'),
   },
   (t) => [
     uniqueIndex('jobs_kind_dedupe_key').on(t.kind, t.dedupeKey),

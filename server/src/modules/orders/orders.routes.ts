@@ -6,7 +6,7 @@ import { deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
 import * as s from './orders.schemas.ts';
 import { presentOrder } from './orders.presenter.ts';
 import { placeOrder } from './place-order.ts';
-import { startOrderExpiryJob } from './release-stock.ts';
+import { registerOrderExpiry } from './release-stock.ts';
 
 const user = { access: 'user' } as const;
 const admin = { access: 'admin' } as const;
@@ -16,11 +16,10 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
 
   const expiryMs = config.orderExpiryMinutes * 60_000;
-  const stopExpiryJob = startOrderExpiryJob(db, {
-    intervalMs: Math.max(1_000, Math.min(60_000, Math.floor(expiryMs / 4))),
+  registerOrderExpiry(app.ctx.jobs, db, {
+    everyMs: Math.max(1_000, Math.min(60_000, Math.floor(expiryMs / 4))),
     log: app.log,
   });
-  app.ctx.onClose.push(stopExpiryJob);
 
   app.post('/orders', { config: user, schema: s.placeOrderSchema }, async (request, reply) => {
     const { order, created } = await placeOrder(db, {

@@ -186,8 +186,8 @@ describe('orders API', () => {
       expect(await stockOf(t, p.id)).toBe(2);
     });
 
-    it('the interval job releases expired stock on its own', async () => {
-      const t2 = await createTestApp({ env: { ORDER_EXPIRY_MINUTES: '0.02' } }); // 1.2 s expiry, 1 s sweep
+    it('the periodic expiry job releases expired stock on its own', async () => {
+      const t2 = await createTestApp({ env: { ORDER_EXPIRY_MINUTES: '0.02', JOBS_POLL_MS: '200' } }); // 1.2 s expiry, 1 s sweep (a job)
       try {
         const u = await createUser(t2);
         const p = await createProduct(t2, { countInStock: 3 });

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, sql, sum } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
+import type { JobRunner } from '../../lib/jobs.ts';
 import { orderItems, orders, products } from '../../db/schema.ts';
 
 /**
@@ -54,22 +55,19 @@ export async function expireUnpaidOrders(db: Db, now: Date = new Date()): Promis
   }
 }
 
-/** Runs expireUnpaidOrders on an interval; returns a stop function that waits for a running sweep. */
-export function startOrderExpiryJob(db: Db, opts: { intervalMs: number; log: FastifyBaseLogger }): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = expireUnpaidOrders(db)
-      .then((ids) => {
-        if (ids.length) opts.log.info({ count: ids.length }, 'expired unpaid orders and released their stock');
-      })
-      .catch((err: unknown) => opts.log.error({ err }, 'order expiry sweep failed'))
-      .finally(() => { running = null; });
-  };
-  const timer = setInterval(tick, opts.intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    if (running) await running;
-  };
+/** The periodic sweep that expires unpaid orders (one run per period across a fleet, lib/jobs.ts). */
+export const ORDER_EXPIRY_JOB = 'orders.expire';
+
+/**
+ * Registers the expiry sweep on the instance's job runner, every `everyMs`. Each period's sweep is
+ * one job, claimed by one instance; should two sweeps ever overlap (a sweep outliving its lease),
+ * the conditional update in expireUnpaidOrders still releases each order's stock once.
+ */
+export function registerOrderExpiry(jobs: JobRunner, db: Db, opts: { everyMs: number; log: FastifyBaseLogger }): void {
+  jobs.register(ORDER_EXPIRY_JOB, async () => {
+    const ids = await expireUnpaidOrders(db);
+    if (ids.length) opts.log.info({ count: ids.length, orderIds: ids.slice(0, 1000) }, 'expired unpaid orders and released their stock');
+    return { expired: ids.length };
+  });
+  jobs.schedule(ORDER_EXPIRY_JOB, opts.everyMs);
 }

@@ -10,6 +10,7 @@ import { dummyPasswordHash } from '../../lib/passwords.ts';
 import { enforceRateLimits } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { RequestMeta, SessionDeps } from './auth-deps.ts';
+import { registerAuthCleanup } from './cleanup-expired.ts';
 import { confirmSignUp } from './confirm-sign-up.ts';
 import { requestPasswordReset } from './forgot-password.ts';
 import { isRefreshTokenLive, refreshSession } from './refresh-session.ts';
@@ -29,6 +30,7 @@ import {
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const { config } = ctx;
+  registerAuthCleanup(ctx.jobs, ctx.db, config.cleanupEveryMs);
   const sessionDeps: SessionDeps = { db: ctx.db, signer: ctx.signer, refreshTokenTtlDays: config.refreshTokenTtlDays };
   const cookieOptions = {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
