@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { orderSchema } from './orders.ts';
 
 // ---------------------------------------------------------------- users administration (issue 9)
 
@@ -192,3 +193,22 @@ export type UpdateLeadResponse = z.infer<typeof updateLeadResponseSchema>;
 
 export const ORDER_LIST_FILTERS = ['all', 'paid', 'unpaid', 'delivered', 'expired'] as const;
 export const ORDERS_PAGE_SIZE = 20;
+
+export const listOrdersQuerySchema = z.object({
+  page: pageParam,
+  pageSize: z.coerce.number({ error: 'Page size must be a whole number' }).int('Page size must be a whole number').min(1, 'Page size must be 1 or more').max(100, 'Page size must be at most 100').default(ORDERS_PAGE_SIZE),
+  filter: z.enum(ORDER_LIST_FILTERS, { error: `Filter must be one of ${ORDER_LIST_FILTERS.join(', ')}` }).default('all'),
+  search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
+});
+export type ListOrdersQuery = z.infer<typeof listOrdersQuerySchema>;
+
+export const adminOrderSchema = orderSchema.extend({ userEmail: z.string().nullable() });
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
+export const orderListResponseSchema = z.object({
+  orders: z.array(adminOrderSchema),
+  page: z.number().int(),
+  pages: z.number().int(),
+  countOrders: z.number().int(),
+});
+export type OrderListResponse = z.infer<typeof orderListResponseSchema>;
