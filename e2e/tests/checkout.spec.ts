@@ -168,7 +168,7 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
     await expect(adminPage).toHaveURL(/\/admin\/orders$/);
     const row = adminPage.getByTestId('order-row').filter({ hasText: orderId });
     await expect(row.getByRole('cell').nth(1)).toHaveText(customer.name);
-    await row.getByRole('button', { name: /^Details/ }).click();
+    await row.getByRole('link', { name: /^Details/ }).click();
     await expect(adminPage).toHaveURL(new RegExp(`/order/${orderId}$`));
 
     await expect(adminPage.getByRole('button', { name: 'Pay Now' })).toHaveCount(0);

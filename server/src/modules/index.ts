@@ -7,6 +7,9 @@ import { productsRoutes } from './products/products.routes.ts';
 import { supplierRoutes } from './supplier/supplier.routes.ts';
 import { uploadsRoutes } from './uploads/uploads.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
+import { usersAdminRoutes } from './users/users-admin.routes.ts';
+import { leadsRoutes } from './leads/leads.routes.ts';
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 
 /** Every API module, registered under /api by buildApp. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -18,4 +21,7 @@ export const apiModules: FastifyPluginAsync[] = [
   ordersRoutes,
   paymentsRoutes,
   supplierRoutes,
+  usersAdminRoutes,
+  leadsRoutes,
+  dashboardRoutes,
 ] as FastifyPluginAsync[];

@@ -29,6 +29,7 @@ export const paths = {
     users: '/admin/users',
     user: (id: string) => `/admin/user/${id}`,
     newUser: '/admin/user',
+    leads: '/admin/leads',
     chats: '/admin/chats',
     chat: (id: string) => `/admin/chat/${id}`,
     cjProducts: '/admin/cj-products',

@@ -35,6 +35,7 @@ const ProductEditPage = lazy(() => import('../features/admin-products/pages/Prod
 const OrderListPage = lazy(() => import('../features/orders/pages/OrderListPage'));
 const UserListPage = lazy(() => import('../features/users/pages/UserListPage'));
 const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
+const LeadsPage = lazy(() => import('../features/dashboard/pages/LeadsPage'));
 const ChatListPage = lazy(() => import('../features/chat/pages/ChatListPage'));
 const ChatDetailPage = lazy(() => import('../features/chat/pages/ChatDetailPage'));
 const CjProductsPage = lazy(() => import('../features/cj/pages/CjProductsPage'));
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
       { path: '/admin/users', element: adminPage(UserListPage) },
       { path: '/admin/user/:id', element: adminPage(UserEditPage) },
       { path: '/admin/user', element: adminPage(UserEditPage) },
+      { path: '/admin/leads', element: adminPage(LeadsPage) },
       { path: '/admin/chats', element: adminPage(ChatListPage) },
       { path: '/admin/chat/:id', element: adminPage(ChatDetailPage) },
       { path: '/admin/cj-products', element: adminPage(CjProductsPage) },

@@ -103,6 +103,7 @@ export const orders = pgTable(
   (t) => [
     index('orders_user_id_idx').on(t.userId, t.createdAt),
     index('orders_created_at_idx').on(t.createdAt),
+    index('orders_paid_created_idx').on(t.isPaid, t.createdAt.desc(), t.id.desc()),
     index('orders_unpaid_expiry_idx').on(t.expiresAt).where(sql`NOT is_paid AND stock_released_at IS NULL`),
     uniqueIndex('orders_payment_id_key').on(t.paymentId),
   ],

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { UploadStore } from '../../modules/uploads/upload-store.ts';
 import type { Db } from '../client.ts';
+import { seedBackoffice } from './backoffice.ts';
 import { seedCatalogue } from './catalogue.ts';
 import { seedUsers } from './users.ts';
 
@@ -15,4 +16,6 @@ export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogge
   }
   const catalogue = await seedCatalogue(db, uploads);
   if (catalogue.products) log.info(catalogue, 'seeded demo catalogue');
+  const backoffice = await seedBackoffice(db);
+  if (backoffice.orders || backoffice.leads) log.info(backoffice, 'seeded demo sales and leads');
 }

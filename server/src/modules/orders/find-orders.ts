@@ -42,7 +42,3 @@ export async function findOrderFor(db: Executor, viewer: AuthUser, id: string): 
 export async function listMyOrders(db: Executor, userId: string): Promise<Order[]> {
   return (await loadOrders(db, eq(orders.userId, userId))).map((o) => presentOrder(o));
 }
-
-export async function listAllOrders(db: Executor): Promise<Order[]> {
-  return (await loadOrders(db)).map((o) => presentOrder(o));
-}

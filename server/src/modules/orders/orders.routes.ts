@@ -1,7 +1,8 @@
 import { ORDER_MESSAGES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
-import { findOrderFor, listAllOrders, listMyOrders } from './find-orders.ts';
+import { findOrderFor, listMyOrders } from './find-orders.ts';
+import { listAdminOrders } from './list-admin-orders.ts';
 import { deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
 import * as s from './orders.schemas.ts';
 import { presentOrder } from './orders.presenter.ts';
@@ -31,7 +32,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/orders/mine', { config: user, schema: s.listOrdersSchema }, async (request) =>
     listMyOrders(db, requireUser(request).id));
 
-  app.get('/orders', { config: admin, schema: s.listOrdersSchema }, async () => listAllOrders(db));
+  app.get('/orders', { config: admin, schema: s.listAdminOrdersSchema }, async (request) => listAdminOrders(db, request.query));
 
   app.get('/orders/:id', { config: user, schema: s.getOrderSchema }, async (request) =>
     presentOrder(await findOrderFor(db, requireUser(request), request.params.id)));

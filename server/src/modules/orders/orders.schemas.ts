@@ -1,5 +1,5 @@
 import {
-  errorResponseSchema, messageResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
+  errorResponseSchema, listOrdersQuerySchema, messageResponseSchema, orderListResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -16,3 +16,9 @@ export const listOrdersSchema = { tags: ['orders'], response: { 200: z.array(ord
 export const getOrderSchema = { tags: ['orders'], params: idParams, response: { 200: orderSchema, ...errors } };
 export const deleteOrderSchema = { tags: ['orders'], params: idParams, response: { 200: messageResponseSchema, ...errors } };
 export const orderActionSchema = { tags: ['orders'], params: idParams, response: { 200: orderActionResponseSchema, ...errors } };
+export const listAdminOrdersSchema = {
+  tags: ['orders'],
+  description: 'Admin: one page of orders, newest first. `filter` is all, paid, unpaid, delivered or expired; `search` matches the order id (or its start), the customer name or e-mail, or the shipping name.',
+  querystring: listOrdersQuerySchema,
+  response: { 200: orderListResponseSchema, ...errors },
+};

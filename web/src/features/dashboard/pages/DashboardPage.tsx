@@ -1,5 +1,145 @@
+import { DASHBOARD_RANGES, type OrderSummary } from '@shop/contracts';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths';
+import { LoadingBox } from '../../../components/LoadingBox';
+import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
+import { getErrorMessage } from '../../../lib/api-client';
+import { formatMoney, formatShortDate } from '../../../lib/format';
+import { useRecentOrders } from '../api/get-recent-orders';
+import { rangeOfDays, useSummary } from '../api/get-summary';
+import { LeadsPanel } from '../components/LeadsPanel';
+
+// recharts is big: it loads with the charts, after the cards, and never with the storefront.
+const SalesTrendChart = lazy(() => import('../components/SalesCharts').then((m) => ({ default: m.SalesTrendChart })));
+const CategoryPieChart = lazy(() => import('../components/SalesCharts').then((m) => ({ default: m.CategoryPieChart })));
+
+/** Average order value: total sales ÷ orders, 0 when there are none (SPEC §9). */
+export function averageOrderValue(totalSales: number, numOrders: number): number {
+  return numOrders > 0 ? Math.round((totalSales / numOrders) * 100) / 100 : 0;
+}
+
+/** The change against the previous period, as '+12%' / '−5%' / 'new' / '0%'. */
+export function changeText(current: number, previous: number): string {
+  if (previous === 0) return current === 0 ? '0%' : 'new';
+  const pct = Math.round(((current - previous) / previous) * 100);
+  return `${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}%`;
+}
+
+function Card({ title, value, current, previous }: { title: string; value: string; current: number; previous: number }) {
+  const change = changeText(current, previous);
+  const tone = current > previous ? 'text-success' : current < previous ? 'text-danger' : 'text-body-secondary';
+  return (
+    <div className="col-6 col-lg-3">
+      <div className="card h-100" data-testid="summary-card">
+        <div className="card-body">
+          <h2 className="h6 card-title text-body-secondary mb-1">{title}</h2>
+          <div className="fs-4 fw-bold">{value}</div>
+          <div className={`small ${tone}`}>{change} vs previous period</div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function SummaryCards({ summary }: { summary: OrderSummary }) {
+  const totals = summary.orders[0] ?? { totalSales: 0, numOrders: 0 };
+  const users = summary.users[0] ?? { numUsers: 0, newUsers: 0 };
+  const prev = summary.previous;
+  return (
+    <div className="row g-3 mb-4">
+      <Card title="Users" value={String(users.numUsers)} current={users.numUsers} previous={prev.numUsers} />
+      <Card title="Orders" value={String(totals.numOrders)} current={totals.numOrders} previous={prev.numOrders} />
+      <Card title="Sales" value={formatMoney(totals.totalSales)} current={totals.totalSales} previous={prev.totalSales} />
+      <Card title="Average order value" value={formatMoney(averageOrderValue(totals.totalSales, totals.numOrders))}
+        current={averageOrderValue(totals.totalSales, totals.numOrders)} previous={averageOrderValue(prev.totalSales, prev.numOrders)} />
+    </div>
+  );
+}
+
+function RecentOrders() {
+  const recent = useRecentOrders();
+  return (
+    <section className="mb-4" aria-labelledby="recent-orders-title">
+      <div className="d-flex justify-content-between align-items-center">
+        <h2 id="recent-orders-title" className="h5">Recent Orders</h2>
+        <Link to={paths.admin.orders} className="btn btn-sm btn-outline-primary">View All</Link>
+      </div>
+      {recent.isPending ? <LoadingBox /> : recent.isError ? <MessageBox variant="danger">{getErrorMessage(recent.error)}</MessageBox> : recent.data.orders.length === 0 ? (
+        <MessageBox>No Recent Orders</MessageBox>
+      ) : (
+        <div className="table-responsive">
+          <table className="table table-sm table-hover align-middle">
+            <thead><tr><th scope="col">ID</th><th scope="col">USER</th><th scope="col">DATE</th><th scope="col">TOTAL</th><th scope="col">PAID</th></tr></thead>
+            <tbody>
+              {recent.data.orders.map((o) => (
+                <tr key={o._id}>
+                  <td className="small font-monospace"><Link to={paths.order(o._id)}>{o._id.slice(-8)}</Link></td>
+                  <td>{o.user ? o.user.name : 'DELETED USER'}</td>
+                  <td className="text-nowrap">{formatShortDate(o.createdAt)}</td>
+                  <td>{formatMoney(o.totalPrice)}</td>
+                  <td>{o.isPaid ? 'Yes' : o.isExpired ? 'Expired' : 'No'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
 
 export default function DashboardPage() {
-  return <PageTitle title="Dashboard" />;
+  const [days, setDays] = useState<number>(30);
+  const range = useMemo(() => rangeOfDays(days), [days]);
+  const summary = useSummary(range);
+  const hasSales = summary.data ? summary.data.dailyOrders.some((d) => d.sales > 0) : false;
+
+  return (
+    <div>
+      <div className="d-flex flex-wrap justify-content-between align-items-center gap-2">
+        <PageTitle title="Dashboard" />
+        <div className="btn-group" role="group" aria-label="Period">
+          {DASHBOARD_RANGES.map((d) => (
+            <button key={d} type="button" className={`btn btn-sm ${d === days ? 'btn-primary' : 'btn-outline-primary'}`} aria-pressed={d === days} onClick={() => setDays(d)}>
+              {d} days
+            </button>
+          ))}
+        </div>
+      </div>
+      {summary.isPending ? (
+        <LoadingBox />
+      ) : summary.isError ? (
+        <MessageBox variant="danger">{getErrorMessage(summary.error)}</MessageBox>
+      ) : (
+        <>
+          <p className="text-body-secondary small" aria-live="polite">{summary.data.range.from} – {summary.data.range.to} (UTC), paid orders</p>
+          <SummaryCards summary={summary.data} />
+          <div className="row g-3 mb-4">
+            <section className="col-12 col-lg-8" aria-labelledby="sales-title">
+              <h2 id="sales-title" className="h5">Sales</h2>
+              {hasSales ? (
+                <Suspense fallback={<LoadingBox />}><SalesTrendChart data={summary.data.dailyOrders} /></Suspense>
+              ) : <MessageBox>No Sale</MessageBox>}
+            </section>
+            <section className="col-12 col-lg-4" aria-labelledby="categories-title">
+              <h2 id="categories-title" className="h5">Categories</h2>
+              {summary.data.productCategories.length > 0 ? (
+                <Suspense fallback={<LoadingBox />}><CategoryPieChart data={summary.data.productCategories} /></Suspense>
+              ) : <MessageBox>No Category</MessageBox>}
+            </section>
+          </div>
+        </>
+      )}
+      <RecentOrders />
+      <section aria-labelledby="leads-title">
+        <div className="d-flex justify-content-between align-items-center">
+          <h2 id="leads-title" className="h5">Leads</h2>
+          <Link to={paths.admin.leads} className="btn btn-sm btn-outline-primary">All Leads</Link>
+        </div>
+        <LeadsPanel pageSize={5} />
+      </section>
+    </div>
+  );
 }

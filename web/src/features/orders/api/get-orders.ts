@@ -1,14 +1,17 @@
-import type { Order } from '@shop/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ListOrdersQuery, OrderListResponse } from '@shop/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-/** GET orders (admin): every order, newest first. */
-export function getOrders(): Promise<Order[]> {
-  return api.get<Order[]>('orders');
+export type OrderListParams = Pick<ListOrdersQuery, 'page' | 'filter'> & { search?: string; pageSize?: number };
+
+/** GET orders?page=&pageSize=&filter=&search= (admin): one page of orders, newest first. */
+export function getOrders(params: OrderListParams): Promise<OrderListResponse> {
+  return api.get<OrderListResponse>('orders', { page: params.page, pageSize: params.pageSize, filter: params.filter === 'all' ? undefined : params.filter, search: params.search || undefined });
 }
 
-export const allOrdersQueryOptions = () => queryOptions({ queryKey: ['orders', 'all'], queryFn: getOrders });
+export const allOrdersQueryOptions = (params: OrderListParams) =>
+  queryOptions({ queryKey: ['orders', 'all', params], queryFn: () => getOrders(params), placeholderData: keepPreviousData });
 
-export function useAllOrders() {
-  return useQuery(allOrdersQueryOptions());
+export function useAllOrders(params: OrderListParams) {
+  return useQuery(allOrdersQueryOptions(params));
 }

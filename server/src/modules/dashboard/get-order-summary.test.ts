@@ -1,0 +1,113 @@
+import type { OrderSummary } from '@shop/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders, products } from '../../db/schema.ts';
+import { newId } from '../../lib/ids.ts';
+import { call } from '../../test/commerce-factories.ts';
+import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
+import { insertProduct } from '../products/test-factories.ts';
+
+const address = { fullName: 'A', address: 'a', city: 'c', postalCode: '1', country: 'X' };
+
+describe('GET /api/orders/summary', () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let customer: TestUser;
+  const insertOrder = async (o: { total: number; paidAt?: string; createdAt: string; expiresAt?: string; stockReleased?: boolean }) => {
+    const id = newId();
+    await t.database.db.insert(orders).values({
+      id, userId: customer.id, shippingAddress: address, paymentMethod: 'PayPal', itemsPrice: o.total, shippingPrice: 0, taxPrice: 0, totalPrice: o.total,
+      isPaid: Boolean(o.paidAt), paidAt: o.paidAt ? new Date(o.paidAt) : null, paymentId: o.paidAt ? `demo-${id}` : null, createdAt: new Date(o.createdAt),
+      expiresAt: o.expiresAt ? new Date(o.expiresAt) : null, stockReleasedAt: o.stockReleased ? new Date(o.createdAt) : null,
+    });
+    return id;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t);
+    customer = await createUser(t);
+    // In range 2026-03-01..2026-03-03: two paid orders on the 1st, one on the 3rd.
+    await insertOrder({ total: 10.1, paidAt: '2026-03-01T00:00:01Z', createdAt: '2026-03-01T00:00:00Z' });
+    await insertOrder({ total: 20.2, paidAt: '2026-03-01T23:59:59Z', createdAt: '2026-03-01T22:00:00Z' });
+    await insertOrder({ total: 5, paidAt: '2026-03-03T12:00:00Z', createdAt: '2026-03-03T11:00:00Z' });
+    // Unpaid and expired orders in range never count.
+    await insertOrder({ total: 999, createdAt: '2026-03-02T10:00:00Z' });
+    await insertOrder({ total: 888, createdAt: '2026-03-02T10:00:00Z', expiresAt: '2026-03-02T10:30:00Z', stockReleased: true });
+    // The previous period (2026-02-26..02-28): one paid order.
+    await insertOrder({ total: 7, paidAt: '2026-02-27T08:00:00Z', createdAt: '2026-02-27T08:00:00Z' });
+    await insertProduct(t, { name: 'Shirt A', category: 'Shirts' });
+    await insertProduct(t, { name: 'Shirt B', category: 'Shirts' });
+    await insertProduct(t, { name: 'Pants', category: 'Pants' });
+    await insertProduct(t, { name: 'Draft', category: 'Drafts', isDraft: true });
+  });
+  afterAll(async () => { await t.close(); });
+
+  it('answers 401 anonymous, 403 customer', async () => {
+    expect((await call(t, null, 'GET', '/api/orders/summary')).status).toBe(401);
+    expect((await call(t, customer, 'GET', '/api/orders/summary')).status).toBe(403);
+  });
+
+  it('sums paid orders only, lists every day (0 when nothing sold) and the previous period', async () => {
+    const res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-01&to=2026-03-03');
+    expect(res.status).toBe(200);
+    expect(res.body.orders).toEqual([{ totalSales: 35.3, numOrders: 3 }]);
+    expect(res.body.dailyOrders).toEqual([
+      { _id: '2026-03-01', sales: 30.3, orders: 2 },
+      { _id: '2026-03-02', sales: 0, orders: 0 },
+      { _id: '2026-03-03', sales: 5, orders: 1 },
+    ]);
+    expect(res.body.range).toEqual({ from: '2026-03-01', to: '2026-03-03', days: 3 });
+    expect(res.body.previous).toMatchObject({ from: '2026-02-26', to: '2026-02-28', totalSales: 7, numOrders: 1 });
+    expect(res.body.users).toEqual([{ numUsers: 0, newUsers: 0 }]); // both accounts were made today, after this period
+    expect(res.body.productCategories).toEqual([{ _id: 'Shirts', count: 2 }, { _id: 'Pants', count: 1 }]);
+  });
+
+  it('keeps the rollup exact when an order is paid, refunded to unpaid, or deleted', async () => {
+    const id = await insertOrder({ total: 100, createdAt: '2026-03-02T09:00:00Z' });
+    await t.database.db.update(orders).set({ isPaid: true, paidAt: new Date('2026-03-02T09:05:00Z'), paymentId: `demo-${id}` }).where(eq(orders.id, id));
+    let res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
+    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1 }]);
+    await t.database.db.update(orders).set({ isDelivered: true, deliveredAt: new Date() }).where(eq(orders.id, id));
+    res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
+    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1 }]);
+    expect((await call(t, admin, 'DELETE', `/api/orders/${id}`)).status).toBe(200);
+    res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
+    expect(res.body.orders).toEqual([{ totalSales: 0, numOrders: 0 }]);
+  });
+
+  it('keeps category counts when products change category, become drafts or are deleted', async () => {
+    const p = await insertProduct(t, { name: 'Mover', category: 'Hats' });
+    const id = p.id;
+    await t.database.db.update(products).set({ category: 'Pants' }).where(eq(products.id, id));
+    await t.database.db.update(products).set({ countInStock: 3 }).where(eq(products.id, id));
+    let res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary');
+    expect(res.body.productCategories).toEqual([{ _id: 'Pants', count: 2 }, { _id: 'Shirts', count: 2 }]);
+    await t.database.db.delete(products).where(eq(products.id, id));
+    res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary');
+    expect(res.body.productCategories).toEqual([{ _id: 'Shirts', count: 2 }, { _id: 'Pants', count: 1 }]);
+  });
+
+  it('defaults to the last 30 days up to today (UTC)', async () => {
+    const res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary');
+    expect(res.body.range.days).toBe(30);
+    expect(res.body.range.to).toBe(new Date().toISOString().slice(0, 10));
+    expect(res.body.dailyOrders).toHaveLength(30);
+    expect(res.body.users).toEqual([{ numUsers: 2, newUsers: 2 }]);
+    expect(res.body.previous).toMatchObject({ numUsers: 0, newUsers: 0 });
+  });
+
+  it('rejects bad ranges with a clear 400', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['from=2026-03-05&to=2026-03-01', /"from" must be on or before "to"/],
+      ['from=2024-01-01&to=2026-01-01', /at most 366 days/],
+      ['from=2026-02-30', /real calendar days/],
+      ['to=yesterday', /YYYY-MM-DD/],
+    ];
+    for (const [qs, message] of cases) {
+      const res = await call<{ message: string }>(t, admin, 'GET', `/api/orders/summary?${qs}`);
+      expect(res.status, qs).toBe(400);
+      expect(res.body.message, qs).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import type { Lead, LeadListResponse, OrderSummary } from '@shop/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'react-toastify';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { admin, mockApi } from '../../../test/render';
+import { makeState, renderWithProviders } from '../../cart/test-utils';
+import DashboardPage, { averageOrderValue, changeText } from './DashboardPage';
+import LeadsPage from './LeadsPage';
+
+// jsdom has no ResizeObserver; recharts' ResponsiveContainer needs one.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+} as unknown as typeof ResizeObserver;
+
+vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
+
+const summary = (overrides: Partial<OrderSummary> = {}): OrderSummary => ({
+  orders: [{ totalSales: 300, numOrders: 3 }],
+  users: [{ numUsers: 12, newUsers: 2 }],
+  dailyOrders: [{ _id: '2026-03-01', sales: 100, orders: 1 }, { _id: '2026-03-02', sales: 200, orders: 2 }],
+  productCategories: [{ _id: 'Shirts', count: 4 }],
+  range: { from: '2026-03-01', to: '2026-03-30', days: 30 },
+  previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 150, numOrders: 3, numUsers: 10, newUsers: 1 },
+  ...overrides,
+});
+
+const lead = (overrides: Partial<Lead> = {}): Lead => ({
+  _id: 'cccccccccccccccccccccccc', userId: 'guest_1', isGuest: true, userName: 'Gina Guest', userEmail: 'gina@example.com',
+  interestLevel: 'high', status: 'contacted', productsOfInterest: [{ productId: 'p1', name: 'Desk Lamp' }],
+  lastInteraction: '2026-03-02T10:00:00.000Z', notes: 'Called once', followUpDate: null, contactMethod: null, qualificationCriteria: null,
+  nextSteps: null, conversionDetails: null, revenueAmount: null, lossReason: null, lossDetails: null, createdAt: '2026-03-01T10:00:00.000Z',
+  ...overrides,
+});
+
+const leadList = (leads: Lead[]): LeadListResponse => ({
+  leads, page: 1, pages: 1, countLeads: leads.length,
+  stats: { total: leads.length, byStatus: { new: 0, contacted: leads.length, qualified: 0, converted: 0, lost: 0 }, byInterest: { high: leads.length, medium: 0, low: 0 }, topProducts: [{ productId: 'p1', name: 'Desk Lamp', count: 1 }] },
+});
+
+const emptyOrders = { orders: [], page: 1, pages: 1, countOrders: 0 };
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('DashboardPage', () => {
+  it('shows the four cards with the change against the previous period, and both charts', async () => {
+    mockApi({ 'GET orders/summary': () => ({ body: summary() }), 'GET orders': () => ({ body: emptyOrders }), 'GET chat/leads': () => ({ body: leadList([lead()]) }) });
+    renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
+    const cards = await screen.findAllByTestId('summary-card');
+    expect(cards.map((c) => c.textContent)).toEqual([
+      'Users12+20% vs previous period',
+      'Orders30% vs previous period',
+      'Sales$300.00+100% vs previous period',
+      'Average order value$100.00+100% vs previous period',
+    ]);
+    expect(await screen.findByTestId('sales-chart')).toBeInTheDocument();
+    expect(await screen.findByTestId('category-chart')).toBeInTheDocument();
+    expect(await screen.findByText('No Recent Orders')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View All' })).toHaveAttribute('href', '/admin/orders');
+    expect(await screen.findByText('Gina Guest')).toBeInTheDocument();
+  });
+
+  it("shows 'No Sale' and 'No Category' when there is nothing to chart, and changes the range", async () => {
+    const urls: URL[] = [];
+    mockApi({
+      'GET orders/summary': (_b, url) => { urls.push(url); return { body: summary({ orders: [{ totalSales: 0, numOrders: 0 }], dailyOrders: [{ _id: '2026-03-01', sales: 0, orders: 0 }], productCategories: [] }) }; },
+      'GET orders': () => ({ body: emptyOrders }),
+      'GET chat/leads': () => ({ body: leadList([]) }),
+    });
+    renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
+    expect(await screen.findByText('No Sale')).toBeInTheDocument();
+    expect(screen.getByText('No Category')).toBeInTheDocument();
+    expect(await screen.findByText('No leads found')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '7 days' }));
+    await waitFor(() => expect(urls).toHaveLength(2));
+    const from = Date.parse(urls[1]!.searchParams.get('from')!);
+    const to = Date.parse(urls[1]!.searchParams.get('to')!);
+    expect((to - from) / 86_400_000).toBe(6);
+  });
+
+  it('average order value is 0 without orders; change texts', () => {
+    expect(averageOrderValue(0, 0)).toBe(0);
+    expect(averageOrderValue(100, 3)).toBe(33.33);
+    expect(changeText(5, 0)).toBe('new');
+    expect(changeText(0, 0)).toBe('0%');
+    expect(changeText(50, 100)).toBe('−50%');
+  });
+});
+
+describe('LeadsPage', () => {
+  it('opens the update dialog on the current status and sends status, notes, date and details', async () => {
+    const api = mockApi({
+      'GET chat/leads': () => ({ body: leadList([lead()]) }),
+      'PUT chat/leads/cccccccccccccccccccccccc': (body) => ({ body: { message: 'Lead updated successfully', lead: { ...lead(), ...(body as object) } } }),
+    });
+    renderWithProviders(<LeadsPage />, { state: makeState({ userInfo: admin }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Update lead Gina Guest' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('Status')).toHaveValue('contacted');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Status'), 'converted');
+    await userEvent.clear(within(dialog).getByLabelText('Notes'));
+    await userEvent.type(within(dialog).getByLabelText('Notes'), 'Bought it');
+    await userEvent.type(within(dialog).getByLabelText('Revenue Amount'), '59.5');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Lead updated successfully'));
+    expect(api.callsTo('PUT chat/leads/cccccccccccccccccccccccc')[0]!.body).toMatchObject({ status: 'converted', notes: 'Bought it', revenueAmount: 59.5 });
+  });
+
+  it('shows a clear error and sends nothing when the revenue amount is negative', async () => {
+    const api = mockApi({ 'GET chat/leads': () => ({ body: leadList([lead()]) }) });
+    renderWithProviders(<LeadsPage />, { state: makeState({ userInfo: admin }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Update lead Gina Guest' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Status'), 'converted');
+    await userEvent.type(within(dialog).getByLabelText('Revenue Amount'), '-3');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Revenue amount must be 0 or more');
+    expect(api.callsTo('PUT chat/leads/cccccccccccccccccccccccc')).toHaveLength(0);
+  });
+});
