@@ -1,5 +1,5 @@
 import {
-  errorResponseSchema, messageResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
+  cartSchema, errorResponseSchema, messageResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -16,3 +16,10 @@ export const listOrdersSchema = { tags: ['orders'], response: { 200: z.array(ord
 export const getOrderSchema = { tags: ['orders'], params: idParams, response: { 200: orderSchema, ...errors } };
 export const deleteOrderSchema = { tags: ['orders'], params: idParams, response: { 200: messageResponseSchema, ...errors } };
 export const orderActionSchema = { tags: ['orders'], params: idParams, response: { 200: orderActionResponseSchema, ...errors } };
+export const reorderSchema = {
+  tags: ['orders'],
+  summary: 'Order again: put the lines of one of your orders back into your cart',
+  description: 'At current prices, capped at stock; unavailable products are skipped and reported in notices. Only the order\'s owner (404 otherwise).',
+  params: idParams,
+  response: { 200: cartSchema, ...errors },
+};
