@@ -17,7 +17,7 @@ export const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
     const { email } = request.body;
     await enforceRateLimits(ctx.rateLimiter, reply, [`newsletter:ip:${request.ip}`, `newsletter:email:${email}`], config.authRateLimit);
     const baseUrl = config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
-    ctx.background.run('newsletter-subscribe', () => subscribeToNewsletter({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl));
+    ctx.background.run('newsletter-subscribe', async () => { await subscribeToNewsletter({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl); });
     return reply.status(202).send({ message: NEWSLETTER_SUBSCRIBED });
   });
 
