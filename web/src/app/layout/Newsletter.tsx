@@ -64,9 +64,11 @@ export function Newsletter() {
           </div>
         )}
       </div>
-      <p className="small mt-2 mb-0" role="status">
-        {done}
-      </p>
+      {done && (
+        <p className="small mt-2 mb-0" role="status">
+          {done}
+        </p>
+      )}
     </form>
   );
 }
