@@ -52,6 +52,9 @@ function scenarios(products: number, slugs: string[]): Scenario[] {
     ...ADJECTIVES.slice(0, 8).map((a, i) => `${a.toLowerCase()} ${NOUNS[(i * 7) % NOUNS.length]?.toLowerCase()}`),
   ];
   const text = words.flatMap((w) => [1, 2].map((page) => `/api/products/search?query=${encodeURIComponent(w)}&page=${page}`));
+  // Misspelt words, matched one by one through the search_words vocabulary (issue 8).
+  const typos = ['wireles hedphones', 'leathr walet', 'smrt watch', 'ceramc mug', 'portble speakr', 'ergonomc chair', 'waterprof jaket', 'vintge camra'];
+  const typo = typos.flatMap((w) => [1, 2].map((page) => `/api/products/search?query=${encodeURIComponent(w)}&page=${page}`));
   const filter: string[] = [];
   for (const category of CATEGORIES) {
     for (const price of ['1-50', '51-200', '201-1000']) {
@@ -66,6 +69,7 @@ function scenarios(products: number, slugs: string[]): Scenario[] {
   const bySlug = slugs.map((s) => `/api/products/slug/${s}`);
   return [
     { name: 'text search', target: 'text', paths: text },
+    { name: 'typo search', paths: typo },
     { name: 'category+price+sort', target: 'filter', paths: filter },
     { name: `deep page (~${deepFrom})`, paths: deep },
     { name: 'product by slug', paths: bySlug },

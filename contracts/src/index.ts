@@ -10,3 +10,4 @@ export * from './supplier-constants.ts';
 export * from './supplier.ts';
 export * from './money.ts';
 export * from './backoffice.ts';
+export * from './newsletter.ts';

@@ -135,6 +135,8 @@ export const productSearchResponseSchema = z.object({
   page: z.number().int(),
   pages: z.number().int(),
   countProducts: z.number().int(),
+  /** Only when a text search found nothing: a "did you mean" query that finds products, and categories to browse. */
+  suggestions: z.object({ didYouMean: z.string().nullable(), categories: z.array(z.string()) }).optional(),
 });
 export type ProductSearchResponse = z.infer<typeof productSearchResponseSchema>;
 

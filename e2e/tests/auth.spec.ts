@@ -221,9 +221,11 @@ test.describe('guards', () => {
     await expect(page.getByRole('button', { name: `Hello, ${DEMO_CUSTOMER.name}` })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Admin', exact: true })).toHaveCount(0);
     await page.goto('/admin/dashboard');
-    // Not an admin: sent to /signin, which sends a signed-in visitor home.
-    await expect(page).toHaveURL(/\/$/);
+    // Not an admin: sent to /signin?redirect=..., which says an administrator account is needed.
+    await expect(page).toHaveURL(/\/signin\?redirect=\/admin\/dashboard$/);
+    await expect(page.getByText(/An administrator account is needed to open that page/)).toBeVisible();
     expect((await page.request.get('/api/users/current')).status()).toBe(200);
+    await page.goto('/');
 
     await signOutViaMenu(page, DEMO_CUSTOMER.name);
     await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/dashboard');

@@ -7,3 +7,4 @@ export * from './schema/uploads.ts';
 export * from './schema/jobs.ts';
 export * from './schema/supplier.ts';
 export * from './schema/backoffice.ts';
+export * from './schema/storefront.ts';

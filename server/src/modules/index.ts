@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addressesRoutes } from './addresses/addresses.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
+import { newsletterRoutes } from './newsletter/newsletter.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { productsRoutes } from './products/products.routes.ts';
@@ -24,4 +25,5 @@ export const apiModules: FastifyPluginAsync[] = [
   usersAdminRoutes,
   leadsRoutes,
   dashboardRoutes,
+  newsletterRoutes,
 ] as FastifyPluginAsync[];

@@ -27,13 +27,21 @@ describe('route guards', () => {
     expect(await screen.findByText('secret')).toBeInTheDocument();
   });
 
-  it('AdminRoute sends customers to /signin and lets admins in', async () => {
+  it('AdminRoute sends customers to /signin?redirect=path and lets admins in', async () => {
     mockApi({});
-    const first = renderWithProviders(<AdminRoute>back office</AdminRoute>, { route: '/admin/dashboard', path: '/admin/dashboard', state: makeState({ userInfo: customer }) });
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin$/));
+    const first = renderWithProviders(<AdminRoute>back office</AdminRoute>, { route: '/admin/products?page=2', path: '/admin/products', state: makeState({ userInfo: customer }) });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin\?redirect=\/admin\/products%3Fpage%3D2$/));
+    expect(screen.queryByText('back office')).toBeNull();
     first.unmount();
     renderWithProviders(<AdminRoute>back office</AdminRoute>, { route: '/admin/dashboard', path: '/admin/dashboard', state: makeState({ userInfo: admin }) });
     expect(screen.getByText('back office')).toBeInTheDocument();
+  });
+
+  it('AdminRoute sends anonymous visitors to /signin?redirect=path', async () => {
+    mockApi({ 'GET users/current': () => ({ body: null }) });
+    renderWithProviders(<AdminRoute>back office</AdminRoute>, { route: '/admin/orders', path: '/admin/orders', state: makeState({ isLoggedOut: true }) });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin\?redirect=\/admin\/orders$/));
+    expect(screen.queryByText('back office')).toBeNull();
   });
 
   it('signing out on a guarded page lands on plain /signin (no redirect back to the page left)', async () => {

@@ -28,8 +28,8 @@ function useSignedInGuard(adminOnly: boolean): ReactElement | null {
   const location = useLocation();
   if (isPending) return <LoadingBox />;
   if (!user) return <Navigate to={signinTarget(location.pathname + location.search)} replace />;
-  // A signed-in customer has nothing to sign in to here; /signin sends signed-in users on to /.
-  if (adminOnly && !user.isAdmin) return <Navigate to="/signin" replace />;
+  // A customer may sign in with an administrator account instead: /signin explains it and comes back here.
+  if (adminOnly && !user.isAdmin) return <Navigate to={signinRedirectUrl(location.pathname + location.search)} replace />;
   return null;
 }
 
@@ -38,7 +38,7 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   return useSignedInGuard(false) ?? <>{children}</>;
 }
 
-/** Admin routes: anonymous visitors and customers go to /signin. The server enforces it too. */
+/** Admin routes: anonymous visitors and customers go to /signin?redirect=path (with a notice). The server enforces it too. */
 export function AdminRoute({ children }: { children: ReactNode }) {
   return useSignedInGuard(true) ?? <>{children}</>;
 }

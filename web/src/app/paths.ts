@@ -18,6 +18,7 @@ export const paths = {
   order: (id: string) => `/order/${id}`,
   orderHistory: '/orderhistory',
   profile: '/profile',
+  newsletterUnsubscribe: '/newsletter/unsubscribe',
   admin: {
     dashboard: '/admin/dashboard',
     products: '/admin/products',

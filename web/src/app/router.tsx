@@ -39,6 +39,7 @@ const LeadsPage = lazy(() => import('../features/dashboard/pages/LeadsPage'));
 const ChatListPage = lazy(() => import('../features/chat/pages/ChatListPage'));
 const ChatDetailPage = lazy(() => import('../features/chat/pages/ChatDetailPage'));
 const CjProductsPage = lazy(() => import('../features/cj/pages/CjProductsPage'));
+const UnsubscribePage = lazy(() => import('../features/newsletter/pages/UnsubscribePage'));
 const CjProductEditPage = lazy(() => import('../features/cj/pages/CjProductEditPage'));
 
 const protectedPage = (Page: LazyExoticComponent<ComponentType>) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
@@ -61,6 +62,7 @@ export const routes: RouteObject[] = [
       { path: '/privacy', element: page(PrivacyPage) },
       { path: '/confirm-signup', element: page(ConfirmSignUpPage) },
       { path: '/cj-products', element: page(CjProductsPublicPage) },
+      { path: '/newsletter/unsubscribe', element: page(UnsubscribePage) },
       { path: '/shipping', element: protectedPage(ShippingPage) },
       { path: '/payment', element: protectedPage(PaymentPage) },
       { path: '/placeorder', element: protectedPage(PlaceOrderPage) },

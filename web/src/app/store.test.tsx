@@ -1,8 +1,8 @@
 import { render } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeCartItem } from '../features/cart/test-utils';
 import { customer, makeState } from '../test/render';
-import { DEFAULT_PAYMENT_METHOD, StoreProvider, storeReducer, type CartItem } from './store';
+import { DEFAULT_PAYMENT_METHOD, loadInitialState, StoreProvider, storeReducer, type CartItem } from './store';
 
 const item: CartItem = makeCartItem({ quantity: 2, isOnSale: false, saleDiscount: 0 });
 const address = { fullName: 'Jane', address: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -74,5 +74,21 @@ describe('StoreProvider persistence', () => {
     expect(JSON.parse(localStorage.getItem('cartItems') ?? '[]')).toEqual([]);
     expect(localStorage.getItem('isLoggedOut')).toBe('true');
     expect(localStorage.getItem('userInfo')).toBeNull();
+  });
+});
+
+describe('display mode on a first visit', () => {
+  const withOsPreference = (dark: boolean) =>
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: dark && query === '(prefers-color-scheme: dark)', media: query, addEventListener() {}, removeEventListener() {} }));
+  afterEach(() => { vi.unstubAllGlobals(); localStorage.clear(); });
+
+  it('follows the OS preference when nothing is stored, and a stored choice wins afterwards', () => {
+    localStorage.clear();
+    withOsPreference(true);
+    expect(loadInitialState().mode).toBe('dark');
+    withOsPreference(false);
+    expect(loadInitialState().mode).toBe('light');
+    localStorage.setItem('mode', '"dark"');
+    expect(loadInitialState().mode).toBe('dark');
   });
 });

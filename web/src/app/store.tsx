@@ -66,7 +66,8 @@ export type StoreAction =
 function initialMode(): Mode {
   const stored = readJson<Mode | null>(storageKeys.mode, null);
   if (stored === 'dark' || stored === 'light') return stored;
-  return 'light';
+  // First visit: follow the operating system's preference (remembered from then on).
+  return typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
 export function loadInitialState(): StoreState {

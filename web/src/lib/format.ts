@@ -37,3 +37,9 @@ export function formatDateTime(value: string | number | Date): string {
 export function formatShortDate(value: string | null | undefined): string {
   return value ? value.substring(0, 10) : '';
 }
+
+/** Local clock time 'HH:MM' (24 h), as in 'Pay within 30 minutes — until 14:35'. */
+export function formatClockTime(value: string | number | Date): string {
+  const d = new Date(value);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}

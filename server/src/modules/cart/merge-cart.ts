@@ -8,9 +8,10 @@ import { getCart, isAvailable } from './get-cart.ts';
 
 /**
  * Sign-in merge: each guest line's quantity is added to the server cart's, capped at stock.
- * Unavailable products are skipped; every cap or skip is reported in `notices`.
+ * Unavailable products are skipped; every cap or skip is reported in `notices` (`source` names
+ * where the lines came from). Also refills the cart from an earlier order (orders/reorder).
  */
-export async function mergeCart(db: Db, userId: string, body: MergeCartBody): Promise<Cart> {
+export async function mergeCart(db: Db, userId: string, body: MergeCartBody, source = 'your saved cart'): Promise<Cart> {
   const wanted = new Map<string, number>();
   let unknown = 0;
   for (const item of body.items) {
@@ -57,8 +58,8 @@ export async function mergeCart(db: Db, userId: string, body: MergeCartBody): Pr
   });
   if (unknown > 0) {
     notices.push(unknown === 1
-      ? 'A product in your saved cart is no longer available and was not added'
-      : `${unknown} products in your saved cart are no longer available and were not added`);
+      ? `A product in ${source} is no longer available and was not added`
+      : `${unknown} products in ${source} are no longer available and were not added`);
   }
   return getCart(db, userId, notices);
 }

@@ -8,6 +8,7 @@ import * as s from './orders.schemas.ts';
 import { presentOrder } from './orders.presenter.ts';
 import { placeOrder } from './place-order.ts';
 import { registerOrderExpiry } from './release-stock.ts';
+import { reorder } from './reorder.ts';
 
 const user = { access: 'user' } as const;
 const admin = { access: 'admin' } as const;
@@ -36,6 +37,9 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/orders/:id', { config: user, schema: s.getOrderSchema }, async (request) =>
     presentOrder(await findOrderFor(db, requireUser(request), request.params.id)));
+
+  app.post('/orders/:id/reorder', { config: user, schema: s.reorderSchema }, async (request) =>
+    reorder(db, requireUser(request), request.params.id));
 
   app.delete('/orders/:id', { config: admin, schema: s.deleteOrderSchema }, async (request) => {
     await deleteOrder(db, request.params.id);

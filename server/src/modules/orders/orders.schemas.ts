@@ -1,5 +1,5 @@
 import {
-  errorResponseSchema, listOrdersQuerySchema, messageResponseSchema, orderListResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
+  cartSchema, errorResponseSchema, listOrdersQuerySchema, messageResponseSchema, orderListResponseSchema, orderActionResponseSchema, orderSchema, placeOrderBodySchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -21,4 +21,11 @@ export const listAdminOrdersSchema = {
   description: 'Admin: one page of orders, newest first. `filter` is all, paid, unpaid, delivered or expired; `search` matches the order id (or its start), the customer name or e-mail, or the shipping name.',
   querystring: listOrdersQuerySchema,
   response: { 200: orderListResponseSchema, ...errors },
+};
+export const reorderSchema = {
+  tags: ['orders'],
+  summary: 'Order again: put the lines of one of your orders back into your cart',
+  description: 'At current prices, capped at stock; unavailable products are skipped and reported in notices. Only the order\'s owner (404 otherwise).',
+  params: idParams,
+  response: { 200: cartSchema, ...errors },
 };

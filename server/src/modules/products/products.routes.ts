@@ -14,8 +14,9 @@ import { listCategories } from './list-categories.ts';
 import { listHomeProducts } from './list-home-products.ts';
 import {
   createProductSchema, createReviewSchema, deleteProductSchema, getProductByIdSchema, getProductBySlugSchema,
-  listAdminProductsSchema, listCategoriesSchema, listHomeProductsSchema, searchProductsSchema, updateProductSchema,
+  listAdminProductsSchema, myReviewSchema, listCategoriesSchema, listHomeProductsSchema, searchProductsSchema, updateProductSchema,
 } from './products.schemas.ts';
+import { findMyReview } from './find-my-review.ts';
 import { searchProducts } from './search-products.ts';
 import { updateProduct } from './update-product.ts';
 
@@ -62,6 +63,9 @@ const productsApi: FastifyPluginAsyncZod = async (app) => {
     notifyCatalogueChanged(db);
     return { message: PRODUCT_FORM_MESSAGES.deleted };
   });
+
+  app.get('/products/:productId/reviews/mine', { config: { access: 'user' }, schema: myReviewSchema }, async (request) =>
+    ({ review: await findMyReview(db, request.params.productId, requireUser(request).id) }));
 
   app.post('/products/:productId/reviews', { config: { access: 'user' }, schema: createReviewSchema }, async (request, reply) => {
     const result = await createReview(db, request.params.productId, requireUser(request), request.body ?? {});

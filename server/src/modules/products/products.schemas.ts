@@ -1,7 +1,7 @@
 import {
   adminProductListResponseSchema, adminProductsQuerySchema, createReviewBodySchema, createReviewResponseSchema,
   errorResponseSchema, messageResponseSchema, productCreateResponseSchema, productSchema, productSearchQuerySchema,
-  productSearchResponseSchema, productUpdateBodySchema, productUpdateResponseSchema,
+  productSearchResponseSchema, productUpdateBodySchema, productUpdateResponseSchema, reviewSchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -76,4 +76,11 @@ export const createReviewSchema = {
   params: z.object({ productId: z.string().max(100) }),
   body: createReviewBodySchema,
   response: { 201: createReviewResponseSchema, ...errors },
+};
+
+export const myReviewSchema = {
+  tags,
+  summary: "The signed-in user's own review of a product (null when none)",
+  params: z.object({ productId: z.string().max(100) }),
+  response: { 200: z.object({ review: reviewSchema.nullable() }), ...errors },
 };

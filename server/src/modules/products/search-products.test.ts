@@ -73,7 +73,9 @@ describe('GET /api/products/search', () => {
     expect(new Set(all).size).toBe(24);
     const beyond = await search('page=3');
     expect(beyond.status).toBe(200);
-    expect(beyond.body).toEqual({ products: [], page: 3, pages: 2, countProducts: 24 });
+    // Past the end: the last page, and the response says which page it is.
+    expect(beyond.body).toEqual({ ...p2.body });
+    expect((await search('page=99')).body).toMatchObject({ page: 2, pages: 2, countProducts: 24 });
     const partial = await search('category=Books&page=2');
     expect(partial.body).toMatchObject({ page: 2, pages: 2, countProducts: 14 });
     expect(partial.body.products).toHaveLength(2);
@@ -102,7 +104,7 @@ describe('GET /api/products/search', () => {
     expect(names((await search('query=wallett')).body)).toEqual(['Classic Leather Wallet']);
     expect(names((await search('query=cofee%20mug')).body)).toEqual(['Ceramic Coffee Mug']);
     const nothing = await search('query=zzzzqqqq');
-    expect(nothing.body).toEqual({ products: [], page: 1, pages: 0, countProducts: 0 });
+    expect(nothing.body).toMatchObject({ products: [], page: 1, pages: 0, countProducts: 0 });
   });
 
   it('never lets search text reach SQL or tsquery syntax', async () => {
@@ -177,7 +179,9 @@ describe('GET /api/products/search', () => {
     const r = (await search('query=novel&category=Books&price=1-50&rating=2&order=lowest&page=2&tag=all')).body;
     expect(r.countProducts).toBe(12);
     expect(r.pages).toBe(1);
-    expect(r.products).toEqual([]);
+    // Page 2 of 1: the last page.
+    expect(r.page).toBe(1);
+    expect(r.products).toHaveLength(12);
     const novels = (await search('query=novel&category=Books&price=1-50&rating=2&order=lowest&page=1')).body;
     expect(novels.products.every((p) => p.rating >= 2 && p.category === 'Books')).toBe(true);
     expect(novels.products).toHaveLength(12);
@@ -240,10 +244,12 @@ describe('GET /api/products/search: deep pages', () => {
     }[order];
     const expected = [...rows].sort(cmp).map((r) => r.name);
     const got: string[] = [];
-    for (let page = 1; page <= 13; page += 1) {
+    const pages = Math.ceil(rows.length / 12);
+    for (let page = 1; page <= pages; page += 1) {
       const res = await t.app.inject({ method: 'GET', url: `/api/products/search?category=Deep&order=${order}&page=${page}` });
       const body = res.json() as ProductSearchResponse;
       expect(body.countProducts).toBe(rows.length);
+      expect(body.pages).toBe(pages);
       got.push(...body.products.map((p) => p.name));
     }
     expect(got).toEqual(expected);

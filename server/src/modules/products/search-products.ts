@@ -5,11 +5,13 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
+import { listCategories } from './list-categories.ts';
 import { isPublished, productColumns, type ProductRow } from './product-rows.ts';
 import { presentProduct } from './products.presenter.ts';
 
 const COUNT_TTL_MS = 10_000;
 const MAX_TERMS = 8;
+const SUGGESTED_CATEGORIES = 6;
 
 /**
  * Turns shopper text into a safe tsquery string: only letters and digits survive (so no tsquery
@@ -18,7 +20,7 @@ const MAX_TERMS = 8;
  * bound parameter, never spliced into SQL.
  */
 export function toPrefixTsQuery(text: string): string | null {
-  const terms = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS).map((t) => t.slice(0, 64));
+  const terms = searchTerms(text);
   if (!terms.length) return null;
   return terms.map((t, i) => (i === terms.length - 1 ? `${t}:*` : t)).join(' & ');
 }
@@ -60,49 +62,143 @@ async function countWhere(db: Executor, where: SQL): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+/** A word of the catalogue that a search term may stand for, with its trigram similarity. */
+interface WordCandidate { term: number; form: string; word: string; similarity: number }
+
+// A candidate must be this similar to the typed word, and nearly as similar as the best one, so
+// "cancelng" becomes "cancelling" without dragging in every word that shares two letters.
+const MIN_SIMILARITY = 0.4;
+const NEAR_BEST = 0.15;
+const MAX_CANDIDATES = 3;
+
+/** Search terms: letters and digits only, lower-cased, at most MAX_TERMS. */
+export function searchTerms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS).map((t) => t.slice(0, 64));
+}
+
 /**
- * Storefront search: full-text over name, brand, category and description (prefix match on the
- * last word); when that finds nothing, trigram word similarity on the name catches typos
- * ("hedphones"). Filters apply to published products only; the price range applies to the
- * price after the sale discount.
+ * For each term, the catalogue words it may be a misspelling of (trigram similarity over the
+ * search_words vocabulary, never over products). A term that is itself a catalogue word keeps
+ * only itself.
+ */
+async function findWordCandidates(db: Executor, terms: string[]): Promise<WordCandidate[][]> {
+  const rows = (await db.execute(sql`
+    select t.i::int as term, w.word, w.form, similarity(w.word, t.term)::float8 as similarity
+    from unnest(string_to_array(${terms.join(' ')}, ' ')) with ordinality as t(term, i)
+    cross join lateral (
+      select s.word, s.form from search_words s
+      where s.word % t.term
+      order by similarity(s.word, t.term) desc, s.word
+      limit ${MAX_CANDIDATES}
+    ) w
+  `)) as unknown as { rows: Array<{ term: number; word: string; form: string; similarity: number }> };
+  const byTerm: WordCandidate[][] = terms.map(() => []);
+  for (const r of rows.rows) byTerm[Number(r.term) - 1]?.push({ ...r, term: Number(r.term) - 1, similarity: Number(r.similarity) });
+  return byTerm.map((list, i) => {
+    if (list.some((c) => c.word === terms[i])) return list.filter((c) => c.word === terms[i]);
+    const best = list[0]?.similarity ?? 0;
+    return list.filter((c) => c.similarity >= MIN_SIMILARITY && c.similarity >= best - NEAR_BEST);
+  });
+}
+
+/**
+ * The tsquery of a per-term search: every term must match, each either as typed (the last as a
+ * prefix) or as one of the catalogue words it may be a misspelling of. Built from bound strings
+ * with plainto_tsquery, so no tsquery syntax comes from the shopper.
+ */
+function perTermTsQuery(terms: string[], candidates: WordCandidate[][]): SQL {
+  const parts = terms.map((term, i) => {
+    const typed = i === terms.length - 1 ? sql`to_tsquery('english', ${`${term}:*`})` : sql`plainto_tsquery('english', ${term})`;
+    const alternatives = (candidates[i] ?? []).filter((c) => c.form !== term).map((c) => sql`plainto_tsquery('english', ${c.form})`);
+    return sql`(${sql.join([typed, ...alternatives], sql` || `)})`;
+  });
+  return sql`(${sql.join(parts, sql` && `)})`;
+}
+
+/** The best candidate per term, as a query a shopper can click ("wireless headphones"); null when nothing changes. */
+function correctedText(terms: string[], candidates: WordCandidate[][]): string | null {
+  const words = terms.map((t, i) => candidates[i]?.[0]?.form ?? null).filter((w): w is string => w !== null);
+  const text = words.join(' ');
+  return text && text !== terms.join(' ') ? text : null;
+}
+
+type Matcher = { kind: 'fts' } | { kind: 'per-term'; tsquery: SQL } | { kind: 'none'; didYouMean: string | null };
+
+/**
+ * Storefront search. Text is matched in two steps: full-text search for the words as typed (over
+ * name, brand, category and description, the last word as a prefix); when that finds nothing, each
+ * word is matched on its own, as typed or as the catalogue words it may be a misspelling of
+ * ("noise cancelng headphones", "wireles hedphones", "tshirt"), and those results are ranked by
+ * relevance (under the default order). When nothing matches, the response carries suggestions:
+ * a "did you mean" that finds products and the categories. Filters apply to published products
+ * only; the price range applies to the price after the sale discount. A page past the end shows
+ * the last page.
  */
 export async function searchProducts(db: Executor, cache: CatalogueCache, q: ProductSearchQuery): Promise<ProductSearchResponse> {
   const filters = filterConditions(q);
   const filterKey = `${q.category}\u0000${q.price}\u0000${q.rating}\u0000${q.tag}`;
   let where = and(...filters) as SQL;
   let countProducts: number;
-  let fuzzyKey: string | undefined;
+  let rank: SQL | null = null;
+  let perTermKey: string | undefined;
+  let suggestions: ProductSearchResponse['suggestions'];
 
   if (q.query !== 'all') {
     // Full-text and trigram matching both ignore case, so one spelling serves every casing.
     const text = q.query.toLowerCase();
+    const terms = searchTerms(text);
     const tsquery = toPrefixTsQuery(text);
     const fullText = tsquery ? sql`${products.searchVector} @@ to_tsquery('english', ${tsquery})` : null;
-    const fuzzy = sql`${text} <% ${products.name}`;
     // One cached decision per text and filters: which matcher to use, and how many it finds.
-    const found = await cache.remember(`search\u0000${text}\u0000${filterKey}`, COUNT_TTL_MS, async () => {
+    const found = await cache.remember(`search\u0000${text}\u0000${filterKey}`, COUNT_TTL_MS, async (): Promise<{ matcher: Matcher; n: number }> => {
       if (fullText) {
         const n = await countWhere(db, and(...filters, fullText) as SQL);
-        if (n > 0) return { matcher: 'fts' as const, n };
+        if (n > 0) return { matcher: { kind: 'fts' }, n };
       }
-      return { matcher: 'trigram' as const, n: await countWhere(db, and(...filters, fuzzy) as SQL) };
+      if (!terms.length) return { matcher: { kind: 'none', didYouMean: null }, n: 0 };
+      const candidates = await findWordCandidates(db, terms);
+      const perTerm = perTermTsQuery(terms, candidates);
+      const n = await countWhere(db, and(...filters, sql`${products.searchVector} @@ ${perTerm}`) as SQL);
+      if (n > 0) return { matcher: { kind: 'per-term', tsquery: perTerm }, n };
+      // Nothing: suggest the best-matching catalogue words, leaving out words that match none,
+      // but only when that suggestion finds something.
+      const kept = terms.map((t, i) => ({ t, c: candidates[i] ?? [] })).filter((x) => x.c.length > 0);
+      let didYouMean: string | null = null;
+      if (kept.length) {
+        const text2 = correctedText(kept.map((x) => x.t), kept.map((x) => x.c)) ?? (kept.length < terms.length ? kept.map((x) => x.t).join(' ') : null);
+        if (text2) {
+          const check = perTermTsQuery(kept.map((x) => x.t), kept.map((x) => x.c.slice(0, 1)));
+          if ((await countWhere(db, and(isPublished, sql`${products.searchVector} @@ ${check}`) as SQL)) > 0) didYouMean = text2;
+        }
+      }
+      return { matcher: { kind: 'none', didYouMean }, n: 0 };
     });
-    where = and(...filters, found.matcher === 'fts' && fullText ? fullText : fuzzy) as SQL;
+    const m = found.matcher;
+    if (m.kind === 'fts' && fullText) where = and(...filters, fullText) as SQL;
+    else if (m.kind === 'per-term') {
+      where = and(...filters, sql`${products.searchVector} @@ ${m.tsquery}`) as SQL;
+      if (q.order === 'newest') rank = sql`ts_rank(${products.searchVector}, ${m.tsquery})`;
+      perTermKey = `per-term\u0000${text}\u0000${filterKey}`;
+    } else {
+      where = sql`false`;
+      suggestions = { didYouMean: m.kind === 'none' ? m.didYouMean : null, categories: (await listCategories(db, cache)).slice(0, SUGGESTED_CATEGORIES) };
+    }
     countProducts = found.n;
-    if (found.matcher === 'trigram') fuzzyKey = `fuzzy\u0000${text}\u0000${filterKey}`;
   } else {
     countProducts = await cache.remember(`count\u0000${filterKey}`, COUNT_TTL_MS, () => countWhere(db, where));
   }
 
   const respond = async (): Promise<ProductSearchResponse> => {
     const pages = Math.ceil(countProducts / SEARCH_PAGE_SIZE);
-    const offset = (q.page - 1) * SEARCH_PAGE_SIZE;
-    if (offset >= countProducts) return { products: [], page: q.page, pages, countProducts };
-    const rows = await findPage(db, where, q.order, offset);
-    return { products: rows.map((r) => presentProduct(r)), page: q.page, pages, countProducts };
+    // Past the end: the last page (the response says which page it is).
+    const page = pages > 0 ? Math.min(q.page, pages) : 1;
+    const base = { page, pages, countProducts, ...(suggestions ? { suggestions } : {}) };
+    if (countProducts === 0) return { products: [], ...base };
+    const rows = await findPage(db, where, q.order, (page - 1) * SEARCH_PAGE_SIZE, rank);
+    return { products: rows.map((r) => presentProduct(r)), ...base };
   };
-  // Typo matching compares trigrams row by row, so its (rare) pages are kept as briefly as counts.
-  if (fuzzyKey) return cache.remember(`${fuzzyKey}\u0000${q.order}\u0000${q.page}`, COUNT_TTL_MS, respond);
+  // Per-term matching ranks every match, so its (rare) pages are kept as briefly as counts.
+  if (perTermKey) return cache.remember(`${perTermKey}\u0000${q.order}\u0000${q.page}`, COUNT_TTL_MS, respond);
   return respond();
 }
 
@@ -111,7 +207,12 @@ export async function searchProducts(db: Executor, cache: CatalogueCache, q: Pro
  * index-only scan (the sort indexes include the filtered columns), and only those 12 rows are read
  * from the table, instead of every row the offset skips or the filters reject.
  */
-async function findPage(db: Executor, where: SQL, order: ProductSearchQuery['order'], offset: number): Promise<ProductRow[]> {
+async function findPage(db: Executor, where: SQL, order: ProductSearchQuery['order'], offset: number, rank: SQL | null): Promise<ProductRow[]> {
+  if (rank) {
+    // Ranked (per-term matches): the best match first, then the usual order.
+    return db.select(productColumns).from(products).where(where)
+      .orderBy(sql`${rank} desc`, ...orderBy(order)).limit(SEARCH_PAGE_SIZE).offset(offset);
+  }
   const page = db
     .select({ pageId: sql<string>`${products.id}`.as('page_id') })
     .from(products)

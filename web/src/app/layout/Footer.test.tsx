@@ -41,19 +41,31 @@ describe('Footer', () => {
     expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
   });
 
-  it('newsletter: checks the address and thanks the subscriber without calling the server', async () => {
-    const { calls } = mockApi({});
+  it('newsletter: checks the address, stores the subscription on the server and says so once', async () => {
+    const { callsTo } = mockApi({ 'POST newsletter/subscribe': () => ({ status: 202, body: { message: 'Thanks for subscribing! We sent a confirmation to your e-mail.' } }) });
     renderWithProviders(<Footer />);
     const user = userEvent.setup();
     const input = screen.getByLabelText('Newsletter e-mail address');
     await user.type(input, 'not-an-address');
     await user.click(screen.getByRole('button', { name: 'Subscribe' }));
     expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(callsTo('POST newsletter/subscribe')).toHaveLength(0);
     await user.clear(input);
-    await user.type(input, 'fan@example.com');
+    await user.type(input, ' fan@example.com ');
     await user.click(screen.getByRole('button', { name: 'Subscribe' }));
-    expect(await screen.findByText('Thank you for subscribing!')).toBeInTheDocument();
+    expect(await screen.findByText('Thanks for subscribing! We sent a confirmation to your e-mail.')).toBeInTheDocument();
+    expect(screen.getAllByText(/Thanks for subscribing/)).toHaveLength(1);
     expect(input).toHaveValue('');
-    expect(calls.filter((c) => c.path !== 'products/categories')).toEqual([]);
+    expect(callsTo('POST newsletter/subscribe')[0]?.body).toEqual({ email: 'fan@example.com' });
+  });
+
+  it("newsletter: shows the server's refusal next to the field", async () => {
+    mockApi({ 'POST newsletter/subscribe': () => ({ status: 429, body: { message: 'Too many attempts. Please try again later.' } }) });
+    renderWithProviders(<Footer />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Newsletter e-mail address'), 'fan@example.com');
+    await user.click(screen.getByRole('button', { name: 'Subscribe' }));
+    expect(await screen.findByText('Too many attempts. Please try again later.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Newsletter e-mail address')).toHaveValue('fan@example.com');
   });
 });

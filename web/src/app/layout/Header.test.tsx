@@ -22,6 +22,21 @@ const item = (id: string, quantity: number): CartItem => ({
 afterEach(() => vi.unstubAllGlobals());
 
 describe('Header', () => {
+  it('tabs in visual order (brand, search, cart, menu toggle, menu) and keeps the search box outside the collapsed menu', async () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: makeState({ userInfo: customer }) });
+    const user = userEvent.setup();
+    const order: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      await user.tab();
+      const el = document.activeElement as HTMLElement;
+      order.push(el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName);
+    }
+    expect(order[0]).toMatch(/^Shop/);
+    expect(order.slice(1, 5)).toEqual(['Search products', 'Search', 'Cart', 'Toggle navigation']);
+    expect(screen.getByRole('searchbox', { name: 'Search products' }).closest('#main-nav')).toBeNull();
+  });
+
   it('shows brand, Sign In when signed out, and a cart badge with the sum of quantities', () => {
     mockApi({});
     renderWithProviders(<Header />, { state: makeState({ cart: { cartItems: [item('a', 2), item('b', 3)], shippingAddress: null, paymentMethod: 'PayPal' } }) });

@@ -13,7 +13,9 @@ import { UserMenu } from './UserMenu';
 
 /**
  * The header: brand and tagline, search, cart with its badge, light/dark switch, the user and admin
- * menus. Below Bootstrap's lg breakpoint (991 px and narrower) the menu collapses behind a toggler.
+ * menus. Below Bootstrap's lg breakpoint (991 px and narrower) the menu collapses behind a toggler;
+ * the search box stays visible. The DOM order is the visual order at every width (brand, search,
+ * cart, menu), so the tab order follows what the shopper sees.
  */
 export function Header() {
   const { state } = useStore();
@@ -29,14 +31,16 @@ export function Header() {
   return (
     <header className="shop-header">
       <nav className="navbar navbar-expand-lg shop-navbar" data-bs-theme="dark" aria-label="Main">
-        <div className="container-fluid gap-2">
+        <div className="container-fluid gap-2 shop-navbar-row">
           <Link to={paths.home} className="navbar-brand d-flex flex-column lh-1 me-lg-3">
             <span className="shop-brand">{BRAND}</span>
             <small className="shop-tagline">{TAGLINE}</small>
           </Link>
-          <Link to={paths.cart} className="nav-link shop-cart-link d-flex align-items-center gap-1 ms-auto order-lg-2">
+          {/* Always visible, also on phones (not hidden behind the menu toggle). */}
+          <SearchBox />
+          <Link to={paths.cart} className="nav-link shop-cart-link d-flex align-items-center gap-1 ms-lg-auto">
             <CartIcon size={22} />
-            <span>Cart</span>
+            <span className="shop-cart-label">Cart</span>
             {cartCount > 0 && (
               <span className="badge rounded-pill bg-danger" data-testid="cart-badge">
                 {cartCount}
@@ -53,9 +57,8 @@ export function Header() {
           >
             <span className="navbar-toggler-icon" />
           </button>
-          <div id="main-nav" className={`collapse navbar-collapse order-lg-1 gap-2 ${isMenuOpen ? 'show' : ''}`}>
-            <SearchBox />
-            <div className="navbar-nav ms-lg-auto align-items-lg-center gap-lg-2">
+          <div id="main-nav" className={`collapse navbar-collapse flex-lg-grow-0 gap-2 ${isMenuOpen ? 'show' : ''}`}>
+            <div className="navbar-nav align-items-lg-center gap-lg-2">
               <ModeSwitch />
               {user ? (
                 <>

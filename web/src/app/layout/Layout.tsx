@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet, ScrollRestoration } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import { CartSync } from '../../features/cart/components/CartSync';
@@ -8,15 +8,19 @@ import { useStore } from '../store';
 import { CookieNotice } from './CookieNotice';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { useSingleToast } from './use-single-toast';
 
 export function Layout() {
   const { state } = useStore();
+  useSingleToast();
   return (
     <div className="d-flex flex-column min-vh-100">
       <a href="#main-content" className="visually-hidden-focusable shop-skip-link">
         Skip to main content
       </a>
-      <ToastContainer position="bottom-center" limit={1} />
+      {/* A new page opens at the top; back/forward returns to where the shopper was. */}
+      <ScrollRestoration />
+      <ToastContainer position="bottom-center" />
       <CartSync />
       <SessionSync />
       {state.userInfo && <IdleTimer key={state.userInfo._id} />}

@@ -1,25 +1,37 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { useSubscribeToNewsletter } from '../../features/newsletter/api/newsletter';
+import { ApiError, getErrorMessage } from '../../lib/api-client';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Newsletter sign-up. The spec leaves its behaviour open and there is no newsletter service, so it
- * validates the address and thanks the visitor; nothing is sent anywhere.
+ * Newsletter sign-up: the server stores the subscription and mails a confirmation with an
+ * unsubscribe link. The answer (or the refusal) is shown under the field, once.
  */
 export function Newsletter() {
   const [address, setAddress] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const subscribe = useSubscribeToNewsletter();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    setDone(null);
     if (!EMAIL_PATTERN.test(address.trim())) {
       setError('Please enter a valid email address');
       return;
     }
     setError(null);
-    setAddress('');
-    toast.success('Thank you for subscribing!');
+    subscribe.mutate(
+      { email: address.trim() },
+      {
+        onSuccess: (res) => {
+          setAddress('');
+          setDone(res.message);
+        },
+        onError: (err) => setError(err instanceof ApiError && err.fieldErrors?.email ? err.fieldErrors.email : getErrorMessage(err)),
+      },
+    );
   };
 
   return (
@@ -43,7 +55,7 @@ export function Newsletter() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'newsletter-error' : undefined}
         />
-        <button type="submit" className="btn btn-warning">
+        <button type="submit" className="btn btn-warning" disabled={subscribe.isPending}>
           Subscribe
         </button>
         {error && (
@@ -52,6 +64,11 @@ export function Newsletter() {
           </div>
         )}
       </div>
+      {done && (
+        <p className="small mt-2 mb-0" role="status">
+          {done}
+        </p>
+      )}
     </form>
   );
 }

@@ -27,7 +27,8 @@ export function SubHeader() {
 
   return (
     <nav className="shop-subheader" data-bs-theme="dark" aria-label="Shop sections">
-      <div className="container-fluid d-flex align-items-center gap-1 overflow-auto">
+      {/* Wraps instead of scrolling sideways: every link stays visible on a phone. */}
+      <div className="container-fluid d-flex flex-wrap align-items-center gap-1">
         <button type="button" className="btn btn-link shop-subheader-link d-flex align-items-center gap-1" onClick={openDrawer} aria-haspopup="dialog" aria-expanded={isDrawerOpen}>
           <MenuIcon />
           <span>All Categories</span>

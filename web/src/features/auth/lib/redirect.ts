@@ -22,3 +22,12 @@ export function useRedirectParam(): string {
 export function withRedirect(path: string, redirect: string): string {
   return redirect === '/' ? path : `${path}?redirect=${encodeURIComponent(redirect)}`;
 }
+
+/** The notice on /signin when the page asked for is in the back office. */
+export const ADMIN_NEEDED = 'An administrator account is needed to open that page. Please sign in as an administrator.';
+export const ADMIN_NEEDED_SIGNED_IN = 'An administrator account is needed to open that page. You are signed in as a customer: sign in with an administrator account to continue.';
+
+/** True for back-office paths (/admin/...). */
+export function isAdminPath(path: string): boolean {
+  return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/admin?');
+}

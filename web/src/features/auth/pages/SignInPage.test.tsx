@@ -53,4 +53,35 @@ describe('SignInPage', () => {
     renderWithProviders(<SignInPage />, { route: '/signin?redirect=//evil.example', path: '/signin', state: makeState({ userInfo: customer }) });
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
   });
+
+  it('explains that an administrator account is needed for a back-office redirect, and comes back after an admin signs in', async () => {
+    mockApi({ 'POST users/signin': () => ({ body: { ...customer, isAdmin: true } }) });
+    renderWithProviders(<SignInPage />, { route: '/signin?redirect=/admin/orders', path: '/signin', state: makeState({ isLoggedOut: true }) });
+    expect(screen.getByText(/An administrator account is needed to open that page/)).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 'admin1234');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/admin/orders'));
+  });
+
+  it('keeps a signed-in customer on the page (to switch to an administrator account) instead of bouncing to /', () => {
+    mockApi({});
+    renderWithProviders(<SignInPage />, { route: '/signin?redirect=/admin/dashboard', path: '/signin', state: makeState({ userInfo: customer }) });
+    expect(screen.getByTestId('location')).toHaveTextContent('/signin?redirect=/admin/dashboard');
+    expect(screen.getByText(/You are signed in as a customer/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('shows a message once: a field error from the server is not repeated in an alert', async () => {
+    mockApi({ 'POST users/signin': () => ({ status: 400, body: { message: 'Please enter a valid email address', fieldErrors: { email: 'Please enter a valid email address' } } }) });
+    renderWithProviders(<SignInPage />, { route: '/signin', path: '/signin' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await user.type(screen.getByLabelText('Password'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getAllByText('Please enter a valid email address')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -4,15 +4,16 @@ import { Link, Navigate } from 'react-router';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
-import { getErrorMessage } from '../../../lib/api-client';
 import { useSignIn } from '../api/sign-in';
 import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
 import { useEstablishSession } from '../hooks/use-session-user';
-import { applyFieldErrors } from '../lib/apply-field-errors';
-import { useRedirectParam, withRedirect } from '../lib/redirect';
+import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
+import { ADMIN_NEEDED, ADMIN_NEEDED_SIGNED_IN, isAdminPath, useRedirectParam, withRedirect } from '../lib/redirect';
 import { signInFormSchema, type SignInForm } from '../lib/schemas';
+
+const FIELDS = ['email', 'password'] as const;
 
 /** Sign in; honours ?redirect (default /). Signed-in visitors go straight to the redirect. */
 export default function SignInPage() {
@@ -27,18 +28,25 @@ export default function SignInPage() {
     formState: { errors },
   } = useForm<SignInForm>({ resolver: zodResolver(signInFormSchema), defaultValues: { email: '', password: '' } });
 
-  if (state.userInfo) return <Navigate to={redirect} replace />;
+  // Back-office pages need an administrator: a signed-in customer stays here to switch accounts.
+  const needsAdmin = isAdminPath(redirect);
+  if (state.userInfo && !(needsAdmin && !state.userInfo.isAdmin)) return <Navigate to={redirect} replace />;
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {
       onSuccess: (user) => establishSession(user),
-      onError: (error) => applyFieldErrors(error, setError, ['email', 'password']),
+      onError: (error) => applyFieldErrors(error, setError, FIELDS),
     }),
   );
 
   return (
     <AuthCard title="Sign In">
-      {signIn.isError && <MessageBox variant="danger">{getErrorMessage(signIn.error)}</MessageBox>}
+      {needsAdmin && (
+        <MessageBox variant="info">
+          {state.userInfo ? ADMIN_NEEDED_SIGNED_IN : ADMIN_NEEDED}
+        </MessageBox>
+      )}
+      {signIn.isError && alertMessageFor(signIn.error, FIELDS) && <MessageBox variant="danger">{alertMessageFor(signIn.error, FIELDS)}</MessageBox>}
       <form onSubmit={onSubmit} noValidate>
         <FormField id="signin-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />
         <FormField id="signin-password" label="Password" type="password" autoComplete="current-password" registration={register('password')} error={errors.password} />

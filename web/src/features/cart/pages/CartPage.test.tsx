@@ -34,6 +34,14 @@ describe('CartPage (guest)', () => {
     expect(screen.getByRole('link', { name: 'Blue Mug' })).toHaveAttribute('href', '/product/blue-mug');
   });
 
+  it('shows a line total per cart line (quantity × unit price)', async () => {
+    renderWithProviders(<CartPage />, { route: '/cart', state: makeState({ cartItems: [mug, lamp] }) });
+    expect(screen.getAllByTestId('line-total').map((el) => el.textContent)).toEqual(['$9.00', '$49.00']);
+    expect(screen.getByText('2 × $24.50')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Increase quantity of Blue Mug' }));
+    expect(screen.getByLabelText('Line total of Blue Mug')).toHaveTextContent('$18.00');
+  });
+
   it('changes quantities locally and keeps the guest cart in localStorage', async () => {
     const { probe } = renderWithProviders(<CartPage />, { route: '/cart', state: makeState({ cartItems: [mug] }) });
     await userEvent.click(screen.getByRole('button', { name: 'Increase quantity of Blue Mug' }));

@@ -10,7 +10,7 @@ import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney, roundMoney } from '../../../lib/format';
 import { useCart } from '../api/get-cart';
 import { useCartActions } from '../hooks/use-cart-actions';
 import { summarizeCart } from '../lib/summarize-cart';
@@ -50,7 +50,7 @@ export default function CartPage() {
                   <Row className="align-items-center g-2">
                     <Col xs={12} md={5} className="d-flex align-items-center gap-2">
                       <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 80 }} />
-                      <Link to={productLink(item)}>{item.name}</Link>
+                      <Link to={productLink(item)} className="shop-break">{item.name}</Link>
                     </Col>
                     <Col xs={6} md={3} className="d-flex align-items-center gap-2">
                       <Button
@@ -73,7 +73,14 @@ export default function CartPage() {
                         <span aria-hidden="true">+</span>
                       </Button>
                     </Col>
-                    <Col xs={3} md={2}>{formatMoney(item.price)}</Col>
+                    <Col xs={3} md={2} className="text-nowrap">
+                      <span className="fw-semibold d-block" data-testid="line-total" aria-label={`Line total of ${item.name}`}>
+                        {formatMoney(roundMoney(item.price * item.quantity))}
+                      </span>
+                      <span className="small text-body-secondary">
+                        {item.quantity} × {formatMoney(item.price)}
+                      </span>
+                    </Col>
                     <Col xs={3} md={2} className="text-end">
                       <Button variant="outline-danger" size="sm" aria-label={`Remove ${item.name}`} onClick={() => void removeItem(item)}>
                         Remove

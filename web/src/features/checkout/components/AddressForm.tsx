@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { addressBodySchema, type AddressBody } from '@shop/contracts';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { MessageBox } from '../../../components/MessageBox';
+import { alertMessageFor, applyFieldErrors } from '../../auth/lib/apply-field-errors';
 
 type AddressFormValues = z.input<typeof addressBodySchema>;
 
@@ -17,9 +18,14 @@ const FIELDS = [
   { name: 'country', label: 'Country', autoComplete: 'country-name' },
 ] as const;
 
+const FIELD_NAMES = ['fullName', 'address', 'city', 'postalCode', 'country'] as const;
+
 const EMPTY: AddressFormValues = { fullName: '', address: '', city: '', postalCode: '', country: '', isDefault: false };
 
-/** Full Name, Address, City, Postal Code, Country (all required); server errors show above the buttons. */
+/**
+ * Full Name, Address, City, Postal Code, Country (all required). A server refusal is shown once: its
+ * per-field messages beside their fields, anything else above the buttons.
+ */
 export function AddressForm({
   defaultValues,
   submitLabel,
@@ -32,7 +38,8 @@ export function AddressForm({
   defaultValues?: Partial<AddressFormValues>;
   submitLabel: string;
   isPending?: boolean;
-  error?: string | null;
+  /** The failed save's error (an ApiError with fieldErrors, or any error). */
+  error?: unknown;
   showDefaultOption?: boolean;
   onSubmit: (values: AddressBody) => void | Promise<void>;
   onCancel?: () => void;
@@ -41,11 +48,16 @@ export function AddressForm({
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<AddressFormValues, unknown, AddressBody>({
     resolver: zodResolver(addressBodySchema),
     defaultValues: { ...EMPTY, ...defaultValues },
   });
+  useEffect(() => {
+    if (error) applyFieldErrors(error, setError, FIELD_NAMES);
+  }, [error, setError]);
+  const alert = error ? alertMessageFor(error, FIELD_NAMES) : null;
 
   return (
     <Form noValidate onSubmit={handleSubmit(onSubmit)}>
@@ -69,7 +81,7 @@ export function AddressForm({
         );
       })}
       {showDefaultOption && <Form.Check className="mb-3" id={`${idPrefix}-isDefault`} label="Set as default address" {...register('isDefault')} />}
-      {error && <MessageBox variant="danger">{error}</MessageBox>}
+      {alert && <MessageBox variant="danger">{alert}</MessageBox>}
       <div className="d-flex gap-2">
         <Button type="submit" variant="primary" disabled={isPending}>
           {submitLabel}

@@ -167,7 +167,7 @@ export default function ShippingPage() {
                 <AddressForm
                   submitLabel="Continue"
                   isPending={createAddress.isPending}
-                  error={createAddress.error ? getErrorMessage(createAddress.error) : null}
+                  error={createAddress.error}
                   showDefaultOption={list.length > 0}
                   onSubmit={onAdd}
                   onCancel={list.length > 0 ? () => setIsAdding(false) : undefined}
@@ -191,7 +191,7 @@ export default function ShippingPage() {
               defaultValues={editing}
               submitLabel="Save Changes"
               isPending={updateAddress.isPending}
-              error={updateAddress.error ? getErrorMessage(updateAddress.error) : null}
+              error={updateAddress.error}
               onSubmit={onEdit}
               onCancel={() => setEditing(null)}
             />

@@ -75,6 +75,23 @@ describe('ShippingPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This address already exists in your address book');
   });
 
+  it("shows a server field error beside its field, once (not again in an alert)", async () => {
+    mockApi({
+      'GET addresses': () => ({ body: [home] }),
+      'POST addresses': () => ({ status: 400, body: { message: 'Postal code must be at most 20 characters', fieldErrors: { postalCode: 'Postal code must be at most 20 characters' } } }),
+    });
+    renderWithProviders(<ShippingPage />, { state: makeState({ userInfo: customer }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add New Address' }));
+    for (const [label, value] of [['Full Name', 'J'], ['Address', '1 Main St'], ['City', 'Springfield'], ['Postal Code', '12345'], ['Country', 'USA']] as const) {
+      await userEvent.type(screen.getByLabelText(label), value);
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Postal code must be at most 20 characters')).toBeInTheDocument();
+    expect(screen.getAllByText('Postal code must be at most 20 characters')).toHaveLength(1);
+    expect(screen.getByLabelText('Postal Code')).toHaveClass('is-invalid');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('edits an address in a dialog and deletes one after confirmation', async () => {
     let book = [home, work];
     const api = mockApi({

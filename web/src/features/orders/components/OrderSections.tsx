@@ -29,7 +29,7 @@ export function OrderCard({ title, className, children }: { title: string; class
 export function ShippingCard({ address: a, children }: { address: OrderShippingAddress; children: ReactNode }) {
   return (
     <OrderCard title="Shipping" className="mb-3">
-      <Card.Text>
+      <Card.Text className="shop-break">
         <strong>Name:</strong> {a.fullName}
         <br />
         <strong>Address:</strong> {a.address}, {a.city}, {a.postalCode}, {a.country}
@@ -63,7 +63,7 @@ export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
           <Row className="align-items-center g-2">
             <Col xs={12} md={6} className="d-flex align-items-center gap-2">
               <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 64 }} />
-              <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)}>{item.name}</Link>
+              <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
             </Col>
             <Col xs={6} md={3}>
               <span className="visually-hidden">Quantity: </span>

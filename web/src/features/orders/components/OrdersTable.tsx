@@ -4,11 +4,17 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../app/paths';
-import { formatMoney, formatShortDate } from '../../../lib/format';
+import { formatClockTime, formatMoney, formatShortDate } from '../../../lib/format';
 
 /** A date (first 10 characters) or 'No', as the order tables show paid and delivered. */
 export function dateOrNo(isDone: boolean, at: string | null): string {
   return isDone && at ? formatShortDate(at) : 'No';
+}
+
+/** Under 'No' in the PAID column: when an unpaid order expires, or that it expired. */
+export function unpaidNote(order: Order): string | null {
+  if (order.isPaid || !order.expiresAt) return null;
+  return order.isExpired ? 'Expired' : `Expires ${formatClockTime(order.expiresAt)}`;
 }
 
 /** The Details action of an order row: opens the order page. */
@@ -21,10 +27,13 @@ export function OrderDetailsButton({ orderId }: { orderId: string }) {
   );
 }
 
-/** ID, (USER,) DATE, TOTAL, PAID, DELIVERED, ACTIONS. */
+/**
+ * ID, (USER,) DATE, TOTAL, PAID, DELIVERED, ACTIONS. On a phone each order becomes a small card of
+ * labelled lines (CSS `shop-stack-table`), so nothing is off-screen at 390 px.
+ */
 export function OrdersTable({ orders, showUser = false, actions }: { orders: Order[]; showUser?: boolean; actions: (order: Order) => ReactNode }) {
   return (
-    <Table responsive striped hover className="align-middle">
+    <Table striped hover className="align-middle shop-stack-table">
       <thead>
         <tr>
           <th scope="col">ID</th>
@@ -39,13 +48,20 @@ export function OrdersTable({ orders, showUser = false, actions }: { orders: Ord
       <tbody>
         {orders.map((order) => (
           <tr key={order._id} data-testid="order-row">
-            <td className="text-nowrap small font-monospace">{order._id}</td>
-            {showUser && <td>{order.user ? order.user.name : 'DELETED USER'}</td>}
-            <td>{formatShortDate(order.createdAt)}</td>
-            <td>{formatMoney(order.totalPrice)}</td>
-            <td>{dateOrNo(order.isPaid, order.paidAt)}</td>
-            <td>{dateOrNo(order.isDelivered, order.deliveredAt)}</td>
-            <td className="text-nowrap">{actions(order)}</td>
+            <td data-label="ID" className="small font-monospace shop-break">{order._id}</td>
+            {showUser && <td data-label="USER" className="shop-break">{order.user ? order.user.name : 'DELETED USER'}</td>}
+            <td data-label="DATE">{formatShortDate(order.createdAt)}</td>
+            <td data-label="TOTAL">{formatMoney(order.totalPrice)}</td>
+            <td data-label="PAID">
+              {dateOrNo(order.isPaid, order.paidAt)}
+              {unpaidNote(order) && (
+                <span className={`d-block small ${order.isExpired ? 'text-danger' : 'text-body-secondary'}`} data-testid="order-expiry">
+                  {unpaidNote(order)}
+                </span>
+              )}
+            </td>
+            <td data-label="DELIVERED">{dateOrNo(order.isDelivered, order.deliveredAt)}</td>
+            <td data-label="ACTIONS" className="text-nowrap">{actions(order)}</td>
           </tr>
         ))}
       </tbody>

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatClockTime } from '../../../lib/format';
 import { customer, mockApi } from '../../../test/render';
 import { makeState, renderWithProviders } from '../../cart/test-utils';
 import { makeOrder } from '../test-data';
@@ -35,7 +36,16 @@ describe('OrderHistoryPage', () => {
       '2025-02-05',
       'Details',
     ]);
-    expect(within(rows[1]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['cccccccccccccccccccccccc', '2025-03-09', '$7.00', 'No', 'No', 'Details']);
+    expect(within(rows[1]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['cccccccccccccccccccccccc', '2025-03-09', '$7.00', `NoExpires ${formatClockTime('2025-03-09T19:15:00.000Z')}`, 'No', 'Details']);
+  });
+
+  it('marks expired unpaid orders, and labels every cell for the stacked phone layout', async () => {
+    mockApi({ 'GET orders/mine': () => ({ body: [makeOrder({ isExpired: true })] }) });
+    renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', state: makeState({ userInfo: customer }) });
+    const [row] = await screen.findAllByTestId('order-row');
+    expect(within(row!).getByTestId('order-expiry')).toHaveTextContent(/^Expired$/);
+    expect(within(row!).getAllByRole('cell').map((td) => td.getAttribute('data-label'))).toEqual(['ID', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'ACTIONS']);
+    expect(row!.closest('table')).toHaveClass('shop-stack-table');
   });
 
   it('Details goes to the order page', async () => {

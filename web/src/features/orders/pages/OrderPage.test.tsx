@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { formatDateTime } from '../../../lib/format';
+import { formatClockTime, formatDateTime } from '../../../lib/format';
 import { admin, customer, mockApi } from '../../../test/render';
 import { makeCartItem, makeState, renderWithProviders } from '../../cart/test-utils';
 import { makeOrder } from '../test-data';
@@ -53,6 +53,42 @@ describe('OrderPage', () => {
     expect(probe.state.cart.cartItems).toEqual([]);
     expect(await screen.findByText(/^Paid at /)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pay Now' })).not.toBeInTheDocument();
+  });
+
+  it("an unpaid order tells the customer 'Pay within 30 minutes — until HH:MM'", async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder() }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    expect(await screen.findByText(`Pay within 30 minutes — until ${formatClockTime('2025-03-09T19:15:00.000Z')}`)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pay Now' })).toBeInTheDocument();
+  });
+
+  it('an expired order tells the customer and orders again: the cart is refilled by the server and the shopper goes to /cart', async () => {
+    const refilled = { cartItems: [makeCartItem({ _id: '111111111111111111111111', name: 'Blue Mug', quantity: 2 })] };
+    const api = mockApi({
+      [`GET orders/${id}`]: () => ({ body: makeOrder({ isExpired: true }) }),
+      [`POST orders/${id}/reorder`]: () => ({ body: refilled }),
+      'GET cart': () => ({ body: refilled }),
+    });
+    const { probe } = renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    expect(await screen.findByText(`This order expired at ${formatClockTime('2025-03-09T19:15:00.000Z')} because it was not paid in time. Its items went back on sale.`)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay Now' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Order again' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/cart'));
+    expect(api.callsTo(`POST orders/${id}/reorder`)).toHaveLength(1);
+    expect(probe.state.cart.cartItems.map((i) => [i._id, i.quantity])).toEqual([['111111111111111111111111', 2]]);
+  });
+
+  it('an admin sees admin wording for an expired or awaiting order, never the customer prompt', async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder({ isExpired: true }) }) });
+    const first = renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: admin }) });
+    expect(await screen.findByText(/^Expired unpaid at .*: the customer did not pay in time/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Order again' })).toBeNull();
+    expect(screen.queryByText(/This order expired at/)).toBeNull();
+    first.unmount();
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder() }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: admin }) });
+    expect(await screen.findByText(`Awaiting payment: the order expires at ${formatClockTime('2025-03-09T19:15:00.000Z')} if the customer does not pay.`)).toBeInTheDocument();
+    expect(screen.queryByText(/Pay within/)).toBeNull();
   });
 
   it('admins get Test Pay Order, Deliver Order and Mark as Not Delivered', async () => {

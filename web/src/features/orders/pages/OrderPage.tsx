@@ -6,7 +6,8 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { paths } from '../../../app/paths';
 import { toast } from 'react-toastify';
 import { useStore } from '../../../app/store';
 import { LoadingBox } from '../../../components/LoadingBox';
@@ -15,10 +16,13 @@ import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { cartQueryKey } from '../../cart/api/get-cart';
+import { applyServerCart } from '../../cart/lib/server-cart';
 import { SupplierOrderPanel } from '../../cj/components/SupplierOrderPanel';
 import { useOrder } from '../api/get-order';
 import { useDeliverOrder, usePayOrder, useUndeliverOrder } from '../api/order-actions';
+import { OrderExpiry } from '../components/OrderExpiry';
 import { OrderPayment } from '../components/OrderPayment';
+import { useReorder } from '../api/reorder';
 import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../components/OrderSections';
 
 export default function OrderPage() {
@@ -30,6 +34,8 @@ export default function OrderPage() {
   const deliver = useDeliverOrder();
   const undeliver = useUndeliverOrder();
   const [isPayOpen, setIsPayOpen] = useState(false);
+  const reorder = useReorder();
+  const navigate = useNavigate();
 
   const user = state.userInfo;
   const isAdmin = Boolean(user?.isAdmin);
@@ -71,6 +77,16 @@ export default function OrderPage() {
       onError: (error) => toast.error(getErrorMessage(error)),
     });
 
+  // "Order again": the server refills the cart from this order, then the shopper reviews it.
+  const onReorder = () =>
+    reorder.mutate(id, {
+      onSuccess: (cart) => {
+        applyServerCart(queryClient, dispatch, cart);
+        void navigate(paths.cart);
+      },
+      onError: (error) => toast.error(getErrorMessage(error)),
+    });
+
   if (order.isPending) return <LoadingBox />;
   if (order.isError) {
     const isMissing = order.error instanceof ApiError && order.error.status === 404;
@@ -100,7 +116,7 @@ export default function OrderPage() {
             ) : (
               <MessageBox variant="danger">Not Paid</MessageBox>
             )}
-            {!o.isPaid && o.isExpired && <MessageBox variant="warning">{ORDER_MESSAGES.expired}</MessageBox>}
+            <OrderExpiry order={o} isAdmin={isAdmin} onReorder={isOwner ? onReorder : undefined} isReordering={reorder.isPending} />
           </PaymentCard>
           <OrderCard title="Items" className="mb-3">
             <OrderItemsList items={o.orderItems} />

@@ -1,6 +1,7 @@
 import type { CreateReviewResponse, Product } from '@shop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { myReviewQueryKey } from './get-my-review';
 import { productQueryKey } from './get-product';
 
 export interface CreateReviewBody {
@@ -21,6 +22,8 @@ export function useCreateReview(product: Pick<Product, '_id' | 'slug'>) {
       queryClient.setQueryData<Product>(productQueryKey(product.slug), (old) =>
         old ? { ...old, reviews: [data.review, ...(old.reviews ?? [])], numReviews: data.numReviews, rating: data.rating } : old,
       );
+      // The form gives way to 'You reviewed this product'.
+      queryClient.setQueryData(myReviewQueryKey(product._id), { review: data.review });
       // The grids show rating and count too.
       void queryClient.invalidateQueries({ queryKey: ['products', 'home'] });
       void queryClient.invalidateQueries({ queryKey: ['products', 'search'] });

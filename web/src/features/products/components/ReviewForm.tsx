@@ -5,6 +5,9 @@ import { toast } from 'react-toastify';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useCreateReview } from '../api/create-review';
 
+/** The longest comment the server accepts (REVIEW_MESSAGES.commentMax). */
+export const REVIEW_COMMENT_MAX = 2000;
+
 /** SPEC.md section 5, "Review". */
 export const RATING_OPTIONS = ([1, 2, 3, 4, 5] as const).map((value) => ({ value, label: `${value} ${REVIEW_RATING_LABELS[value]}` }));
 
@@ -20,11 +23,17 @@ export function ReviewForm({ product, onSubmitted }: ReviewFormProps) {
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const createReview = useCreateReview(product);
+  const length = comment.trim().length;
+  const isTooLong = length > REVIEW_COMMENT_MAX;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!rating || !comment.trim()) {
       setError(REVIEW_MESSAGES.required);
+      return;
+    }
+    if (comment.trim().length > REVIEW_COMMENT_MAX) {
+      setError(REVIEW_MESSAGES.commentMax);
       return;
     }
     setError(null);
@@ -66,17 +75,22 @@ export function ReviewForm({ product, onSubmitted }: ReviewFormProps) {
         <label htmlFor="review-comment" className="form-label">
           Comments
         </label>
+        {/* No maxLength: a pasted text is never cut silently; the counter and the check say what is too long. */}
         <textarea
           id="review-comment"
-          className="form-control"
+          className={`form-control ${isTooLong ? 'is-invalid' : ''}`}
           rows={3}
-          maxLength={2000}
           placeholder="Leave a comment here"
           value={comment}
           onChange={(e) => setComment(e.target.value)}
+          aria-describedby="review-comment-count"
+          aria-invalid={isTooLong || undefined}
         />
+        <div id="review-comment-count" className={`form-text ${isTooLong ? 'text-danger' : ''}`} aria-live="polite">
+          {length} / {REVIEW_COMMENT_MAX} characters{isTooLong ? ` — ${length - REVIEW_COMMENT_MAX} too many` : ''}
+        </div>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={createReview.isPending}>
+      <button type="submit" className="btn btn-primary" disabled={createReview.isPending || isTooLong}>
         Submit
       </button>
     </form>

@@ -14,14 +14,14 @@ export function ReviewList({ reviews }: { reviews: Review[] }) {
     <ul className="list-group mb-3" aria-label="Reviews">
       {reviews.map((review) => (
         <li className="list-group-item" key={review._id}>
-          <strong>{review.name}</strong>
+          <strong className="shop-break">{review.name}</strong>
           <div>
             <Rating rating={review.rating} />
           </div>
           <div className="small text-body-secondary">
             <time dateTime={review.createdAt}>{review.createdAt.substring(0, 10)}</time>
           </div>
-          <p className="mb-0 mt-1" style={{ whiteSpace: 'pre-line' }}>
+          <p className="mb-0 mt-1 shop-break" style={{ whiteSpace: 'pre-line' }}>
             {review.comment}
           </p>
         </li>

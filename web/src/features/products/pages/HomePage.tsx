@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths';
 import { PageLoading } from '../../../components/PageLoading';
 import { PageTitle } from '../../../components/PageTitle';
 import { ProductCard } from '../../../components/ProductCard';
@@ -17,7 +19,12 @@ export default function HomePage() {
   const { data: products, isPending, error } = useProducts();
   return (
     <>
-      <PageTitle title="Smart Finds. Joyfully Delivered" />
+      <div className="d-flex flex-wrap align-items-baseline justify-content-between gap-2">
+        <PageTitle title="Smart Finds. Joyfully Delivered" />
+        <Link to={paths.search} className="text-nowrap">
+          See all products <span aria-hidden="true">→</span>
+        </Link>
+      </div>
       {isPending ? (
         <PageLoading />
       ) : error ? (

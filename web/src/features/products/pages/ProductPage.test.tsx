@@ -132,9 +132,41 @@ describe('ProductPage', () => {
     expect(items[1]).toHaveTextContent('Bob');
     expect(screen.getByText('2 reviews')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Rated 4 out of 5' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Rating')).toHaveValue('');
-    expect(screen.getByLabelText('Comments')).toHaveValue('');
+    // Reviewed: the form gives way to a note (one review per user).
+    expect(screen.getByText('You reviewed this product')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Comments')).toBeNull();
     expect(scrollIntoView).toHaveBeenCalled();
+  });
+
+  it("hides the form for a product the user already reviewed: 'You reviewed this product'", async () => {
+    mockApi({
+      'GET products/slug/blue-mug': () => ({ body: mug }),
+      [`GET products/${mug._id}/reviews/mine`]: () => ({ body: { review: older } }),
+    });
+    renderProduct({ signedIn: true });
+    expect(await screen.findByText('You reviewed this product')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
+  });
+
+  it('shows the comment limit with a live counter and refuses an over-long comment instead of cutting it', async () => {
+    const api = mockApi({
+      'GET products/slug/blue-mug': () => ({ body: mug }),
+      [`GET products/${mug._id}/reviews/mine`]: () => ({ body: { review: null } }),
+    });
+    renderProduct({ signedIn: true });
+    const comments = await screen.findByLabelText('Comments');
+    expect(screen.getByText('0 / 2000 characters')).toBeInTheDocument();
+    expect(comments).not.toHaveAttribute('maxLength');
+    await userEvent.type(comments, 'Nice');
+    expect(screen.getByText('4 / 2000 characters')).toBeInTheDocument();
+    await userEvent.clear(comments);
+    await userEvent.click(comments);
+    await userEvent.paste('x'.repeat(2005));
+    expect(comments).toHaveValue('x'.repeat(2005));
+    expect(screen.getByText('2005 / 2000 characters — 5 too many')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled();
+    await userEvent.selectOptions(screen.getByLabelText('Rating'), '4');
+    expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 
   it("shows the server's refusal (one review per user)", async () => {

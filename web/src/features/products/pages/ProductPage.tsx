@@ -11,6 +11,7 @@ import { Rating } from '../../../components/Rating';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useAddToCart } from '../../cart/hooks/use-add-to-cart';
 import { withRedirect } from '../../auth/lib/redirect';
+import { useMyReview } from '../api/get-my-review';
 import { useProduct } from '../api/get-product';
 import { ProductGallery } from '../components/ProductGallery';
 import { ReviewForm } from '../components/ReviewForm';
@@ -22,6 +23,7 @@ export default function ProductPage() {
   const { state } = useStore();
   const { addToCart, isAdding } = useAddToCart();
   const reviewsRef = useRef<HTMLElement>(null);
+  const myReview = useMyReview(product?._id ?? '', Boolean(state.userInfo && product));
   useDocumentTitle(product?.name ?? 'Product');
 
   if (isPending) return <PageLoading />;
@@ -83,7 +85,11 @@ export default function ProductPage() {
         <ReviewList reviews={product.reviews ?? []} />
         <div className="my-3" style={{ maxWidth: '40rem' }}>
           {state.userInfo ? (
-            <ReviewForm product={product} onSubmitted={scrollToReviews} />
+            myReview.data?.review ? (
+              <MessageBox variant="success">You reviewed this product</MessageBox>
+            ) : myReview.isPending ? null : (
+              <ReviewForm product={product} onSubmitted={scrollToReviews} />
+            )
           ) : (
             <MessageBox>
               Please{' '}

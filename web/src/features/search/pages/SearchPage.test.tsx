@@ -75,6 +75,28 @@ describe('SearchPage', () => {
     expect(screen.getByRole('link', { name: 'Page 3' })).toHaveAttribute('href', '/search?query=lamp&page=3');
   });
 
+  it('an out-of-range page shows the last page the server sent, says so, and links every page', async () => {
+    mockSearch({ count: 30, pages: 3, page: 3 });
+    renderSearch('/search?query=lamp&page=99');
+    expect(await screen.findByText('Page 99 does not exist: showing page 3 of 3.')).toBeInTheDocument();
+    expect(screen.getByTestId('results-summary')).toHaveTextContent(/^30 Results/);
+    expect(screen.queryByText('No Product Found')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('link', { name: 'Page 1' })).toHaveAttribute('href', '/search?query=lamp');
+  });
+
+  it("offers 'did you mean' and categories under 'No Product Found'", async () => {
+    mockApi({
+      'GET products/categories': () => ({ body: categories }),
+      'GET products/search': () => ({ body: { products: [], page: 1, pages: 0, countProducts: 0, suggestions: { didYouMean: 'wireless headphones', categories: ['Electronics', 'Kitchen'] } } }),
+    });
+    renderSearch('/search?query=zzz%20wireles');
+    expect(await screen.findByText('No Product Found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'wireless headphones' })).toHaveAttribute('href', '/search?query=wireless+headphones');
+    const browse = screen.getByRole('navigation', { name: 'Browse categories' });
+    expect(Array.from(browse.querySelectorAll('a')).map((a) => a.getAttribute('href'))).toEqual(['/search?category=Electronics', '/search?category=Kitchen']);
+  });
+
   it("titles a tag search '{tag} Products'", async () => {
     mockSearch({ count: 1 });
     renderSearch('/search?tag=todays-deal');

@@ -10,6 +10,7 @@ import { ProductCard } from '../../../components/ProductCard';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useSearchProducts } from '../api/search-products';
 import { SearchFilters } from '../components/SearchFilters';
+import { SearchSuggestions } from '../components/SearchSuggestions';
 import { hasActiveFilters, parseSearchFilters, resultsSummary, SORT_OPTIONS, tagLabel } from '../lib/search-filters';
 
 /**
@@ -81,8 +82,16 @@ export default function SearchPage() {
                   </select>
                 </div>
               </div>
+              {data.countProducts > 0 && data.page !== filters.page && (
+                <MessageBox variant="info">
+                  Page {filters.page} does not exist: showing page {data.page} of {data.pages}.
+                </MessageBox>
+              )}
               {data.products.length === 0 ? (
-                <MessageBox>No Product Found</MessageBox>
+                <>
+                  <MessageBox>No Product Found</MessageBox>
+                  {data.suggestions && <SearchSuggestions suggestions={data.suggestions} />}
+                </>
               ) : (
                 <div className="row row-cols-2 row-cols-lg-3 g-3">
                   {data.products.map((product, i) => (

@@ -1,0 +1,2 @@
+// What other modules may call in the cart module.
+export { mergeCart } from './merge-cart.ts';
