@@ -9,3 +9,4 @@ export * from './orders.ts';
 export * from './supplier-constants.ts';
 export * from './supplier.ts';
 export * from './money.ts';
+export * from './chat.ts';

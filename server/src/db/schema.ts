@@ -6,3 +6,4 @@ export * from './schema/leads.ts';
 export * from './schema/uploads.ts';
 export * from './schema/jobs.ts';
 export * from './schema/supplier.ts';
+export * from './schema/chat.ts';

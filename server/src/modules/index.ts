@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addressesRoutes } from './addresses/addresses.routes.ts';
+import { chatRoutes } from './chat/chat.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -18,4 +19,5 @@ export const apiModules: FastifyPluginAsync[] = [
   ordersRoutes,
   paymentsRoutes,
   supplierRoutes,
+  chatRoutes,
 ] as FastifyPluginAsync[];
