@@ -19,13 +19,10 @@ const services = new WeakMap<AppContext, ChatService>();
 export function chatServiceFor(ctx: AppContext, log: Parameters<typeof createChatService>[1]): ChatService {
   let service = services.get(ctx);
   if (!service) {
-    service = createChatService(ctx, log, chatTestHooks.fetchImpl ? { fetchImpl: chatTestHooks.fetchImpl } : {});
+    service = createChatService(ctx, log);
     services.set(ctx, service);
     const created = service;
     ctx.onClose.push(() => created.hub.close());
   }
   return service;
 }
-
-/** Tests may replace the fetch the model client uses (none do by default: they run a local server). */
-export const chatTestHooks: { fetchImpl?: typeof fetch } = {};
