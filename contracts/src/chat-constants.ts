@@ -70,6 +70,17 @@ export interface OnlineUser {
   isGuest: boolean;
 }
 
+export interface ChatSummary {
+  _id: string;
+  userId: string;
+  userName: string;
+  userEmail: string;
+  isGuest: boolean;
+  lastActivity: string;
+  messageCount: number;
+  messages: ChatMessage[];
+}
+
 /** Server → client over /ws/chat. */
 export type ChatServerEvent =
   | { type: 'message'; message: ChatMessage }

@@ -32,7 +32,7 @@ export const chatSummarySchema = z.object({
   messageCount: z.number().int(),
   messages: z.array(chatMessageSchema),
 });
-export type ChatSummary = z.infer<typeof chatSummarySchema>;
+export type ChatSummaryParsed = z.infer<typeof chatSummarySchema>;
 
 export const onlineUserSchema = z.object({
   id: z.string(), name: z.string(), email: z.string(), lastSeen: z.string(), isGuest: z.boolean(),
