@@ -26,7 +26,7 @@ const msg = (id: string, over: Partial<ChatMessage> = {}): ChatMessage => ({
 describe('ChatConnection', () => {
   beforeEach(() => { vi.useFakeTimers(); FakeSocket.all = []; });
   afterEach(() => { vi.useRealTimers(); });
-  const make = (fetchMissed = vi.fn(async () => [] as ChatMessage[])) =>
+  const make = (fetchMissed = vi.fn(async (_after: string | undefined) => [] as ChatMessage[])) =>
     ({ conn: new ChatConnection({ url: 'ws://x/ws/chat', fetchMissed, createSocket: () => new FakeSocket() }), fetchMissed });
 
   it('retries every 5 s, at most 5 times; the counter resets when a connection opens', () => {
