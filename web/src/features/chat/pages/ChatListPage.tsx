@@ -38,7 +38,7 @@ export default function ChatListPage() {
       <form className="d-flex gap-2 mb-3" role="search" onSubmit={submit}>
         <label htmlFor="chat-history-search" className="visually-hidden">Search by name or e-mail</label>
         <input id="chat-history-search" type="search" className="form-control" placeholder="Search by name or e-mail" value={draft} onChange={(e) => setDraft(e.target.value)} style={{ maxWidth: 360 }} />
-        <button type="submit" className="btn btn-outline-primary">Search</button>
+        <button type="submit" className="btn btn-outline-primary" aria-label="Search chats">Search</button>
       </form>
       {isPending ? (
         <LoadingBox />
