@@ -48,7 +48,7 @@ export interface ChatHub {
 /** Presence entries live this long without a refresh (a crashed instance's users drop out). */
 export const PRESENCE_TTL_MS = 60_000;
 const REFRESH_MS = 20_000;
-const KEY = { online: 'chat:online', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
+const KEY = { online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
 
 export function createChatHub(opts: { redis?: Redis | undefined; now?: () => number } = {}): ChatHub {
   const now = opts.now ?? Date.now;
@@ -101,6 +101,7 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
     const multi = redis.multi();
     for (const e of entries) {
       multi.zadd(KEY.online, expiresAt, e.id);
+      if (e.isAdmin) multi.zadd(KEY.admins, expiresAt, e.id);
       multi.hset(KEY.users, e.id, JSON.stringify(e));
     }
     await multi.exec();
@@ -108,7 +109,7 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
 
   async function removePresence(id: string) {
     if (!redis) { memPresence.delete(id); return; }
-    await redis.multi().zrem(KEY.online, id).hdel(KEY.users, id).exec();
+    await redis.multi().zrem(KEY.online, id).zrem(KEY.admins, id).hdel(KEY.users, id).exec();
   }
 
   async function readPresence(): Promise<PresenceEntry[]> {
@@ -131,7 +132,7 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
   const refresher = setInterval(() => {
     const entries = [...local.values()].map((l) => entryOf(l.identity, l.lastSeen));
     void writePresence(entries).catch(() => undefined);
-    if (redis) void redis.zremrangebyscore(KEY.online, '-inf', now()).catch(() => undefined);
+    if (redis) void redis.multi().zremrangebyscore(KEY.online, '-inf', now()).zremrangebyscore(KEY.admins, '-inf', now()).exec().catch(() => undefined);
   }, REFRESH_MS);
   refresher.unref();
 
@@ -175,7 +176,10 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
         .sort((a, b) => a.name.localeCompare(b.name));
     },
     async isAdminOnline() {
-      const onlineAdmins = (await readPresence()).filter((e) => e.isAdmin).map((e) => e.id);
+      // Only the administrators' set is read: this runs for every customer message.
+      const onlineAdmins = redis
+        ? await redis.zrangebyscore(KEY.admins, now(), '+inf')
+        : [...memPresence.values()].filter((v) => v.entry.isAdmin && v.expiresAt > now()).map((v) => v.entry.id);
       if (!onlineAdmins.length) return false;
       for (const id of onlineAdmins) if (await hub.isAdminAvailable(id)) return true;
       return false;

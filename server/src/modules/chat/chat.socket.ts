@@ -11,6 +11,7 @@ export const CHAT_SOCKET_PATH = '/ws/chat';
 /** The server pings every socket this often (SPEC §7: ping answered with pong); two missed pongs close it. */
 export const HEARTBEAT_MS = 25_000;
 const MAX_FRAME_BYTES = 64 * 1024;
+export const PRESENCE_BROADCAST_MS = 250;
 export const CLOSE_TOO_MANY_SOCKETS = 4429;
 export const CLOSE_UNAUTHORIZED = 4401;
 
@@ -51,17 +52,31 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
   };
 
+  // The online-users list goes to administrators at most every PRESENCE_BROADCAST_MS per instance:
+  // thousands of sockets connecting at once must not each read and send the whole list.
+  let presenceTimer: ReturnType<typeof setTimeout> | null = null;
+  const schedulePresenceBroadcast = () => {
+    if (presenceTimer) return;
+    presenceTimer = setTimeout(() => {
+      presenceTimer = null;
+      void hub.onlineUsers()
+        .then((users) => hub.publish({ to: 'admins' }, { type: 'online-users', users }))
+        .catch(() => undefined);
+    }, PRESENCE_BROADCAST_MS);
+    presenceTimer.unref();
+  };
+  app.ctx.onClose.push(() => { if (presenceTimer) clearTimeout(presenceTimer); });
+
   async function announcePresence(identity: ChatIdentity, connected: boolean) {
     if (identity.isAdmin) {
       await hub.broadcastAdminStatus();
       return;
     }
-    const users = await hub.onlineUsers();
     if (connected) {
-      const user = users.find((u) => u.id === identity.id);
-      if (user) await hub.publish({ to: 'admins' }, { type: 'user-connected', user });
+      const user = { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest, lastSeen: new Date().toISOString() };
+      await hub.publish({ to: 'admins' }, { type: 'user-connected', user });
     }
-    await hub.publish({ to: 'admins' }, { type: 'online-users', users });
+    schedulePresenceBroadcast();
   }
 
   app.get(CHAT_SOCKET_PATH, {

@@ -31,10 +31,10 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const electronics = DEMO_CATALOGUE[0]!.products;
     await createProduct(t, { name: electronics[0]!.name, brand: electronics[0]!.brand, price: electronics[0]!.price, slug: 'nova-x5-smartphone', category: 'Electronics', countInStock: 7, description: electronics[0]!.description });
     await createProduct(t, { name: electronics[4]!.name, brand: electronics[4]!.brand, price: 200, slug: 'pulse-fit-smartwatch', category: 'Electronics', countInStock: 0, isOnSale: true, saleDiscount: 25, description: electronics[4]!.description });
-  });
+  }, 120_000);
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
-    await t.close();
+    await t?.close();
   });
 
   const guestSession = async (name = 'Gail Guest', email = 'gail@example.com') => {
@@ -201,7 +201,7 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     } finally {
       await limited.close();
     }
-  });
+  }, 90_000);
 
   it('administrators: all-history hides administrators\' own chats, is searchable and paged; chat/:id', async () => {
     await t.app.inject({ method: 'POST', url: '/api/chat/save', headers: { cookie: admin.cookie }, payload: { message: { content: 'note to self', recipientId: jane.id } } });
