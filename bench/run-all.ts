@@ -10,6 +10,7 @@ import path from 'node:path';
 const BENCHMARKS: Array<{ name: string; file: string; about: string }> = [
   { name: 'catalogue', file: 'catalogue.ts', about: 'search, filters, deep pages and product pages on PostgreSQL (100k) and PGlite (10k)' },
   { name: 'checkout', file: 'checkout.ts', about: 'concurrent buyers placing and paying orders on PostgreSQL' },
+  { name: 'chat', file: 'chat.ts', about: 'sockets held, delivery latency on one instance and across two via Redis, AI answer time' },
 ];
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');

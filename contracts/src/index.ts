@@ -11,3 +11,4 @@ export * from './supplier.ts';
 export * from './money.ts';
 export * from './backoffice.ts';
 export * from './newsletter.ts';
+export * from './chat.ts';

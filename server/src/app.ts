@@ -27,6 +27,7 @@ import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } fro
 import { registerSpa } from './lib/spa.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
+import { chatSocketRoutes } from './modules/chat/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerDrainHeaders } from './modules/health/shutdown.ts';
 import { createUploadStore } from './modules/uploads/index.ts';
@@ -162,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   for (const mod of apiModules) {
     await app.register(mod, { prefix: '/api' });
   }
+  // The chat websocket lives at /ws/chat, outside /api (SPEC §7).
+  await app.register(chatSocketRoutes);
   await registerSpa(app, config.webDistDir, ctx.htmlTransforms);
   return app;
 }

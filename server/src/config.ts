@@ -54,6 +54,12 @@ const envSchema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().default('gpt-4o-mini'),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
+  CHAT_MAX_MESSAGE_LENGTH: z.coerce.number().int().min(1).max(100_000).default(2000),
+  CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  CHAT_IP_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  CHAT_AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  CHAT_SOCKETS_PER_IP: z.coerce.number().int().positive().default(20),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
   // Running as a fleet (issue 14): graceful shutdown behind a balancer, backups.
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(5),
@@ -109,7 +115,9 @@ export interface Config {
   jobsLeaseMs: number;
   /** Expired sessions, refresh tokens, reset and sign-up links (and finished periodic jobs) are deleted this often. */
   cleanupEveryMs: number;
-  llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string };
+  llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string; timeoutMs: number };
+  /** Chat limits: message length, messages per minute per sender and per IP, AI answers per minute, sockets per IP. */
+  chat: { maxMessageLength: number; messagesPerMinute: number; ipMessagesPerMinute: number; aiRequestsPerMinute: number; socketsPerIp: number };
   uploadMaxBytes: number;
   /** SIGTERM: seconds /api/ready answers 503 before the server closes; then at most timeoutSeconds to finish. */
   shutdown: { drainSeconds: number; timeoutSeconds: number };
@@ -202,7 +210,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     jobsPollMs: e.JOBS_POLL_MS,
     jobsLeaseMs: Math.round(e.JOBS_LEASE_SECONDS * 1000),
     cleanupEveryMs: Math.round(e.CLEANUP_EVERY_MINUTES * 60_000),
-    llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
+    llm: { baseUrl: e.LLM_BASE_URL?.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS },
+    chat: {
+      maxMessageLength: e.CHAT_MAX_MESSAGE_LENGTH,
+      messagesPerMinute: e.CHAT_MESSAGES_PER_MINUTE,
+      ipMessagesPerMinute: e.CHAT_IP_MESSAGES_PER_MINUTE,
+      aiRequestsPerMinute: e.CHAT_AI_REQUESTS_PER_MINUTE,
+      socketsPerIp: e.CHAT_SOCKETS_PER_IP,
+    },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
     pgBinDir: e.PG_BIN_DIR || undefined,

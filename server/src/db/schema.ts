@@ -8,3 +8,4 @@ export * from './schema/jobs.ts';
 export * from './schema/supplier.ts';
 export * from './schema/backoffice.ts';
 export * from './schema/storefront.ts';
+export * from './schema/chat.ts';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addressesRoutes } from './addresses/addresses.routes.ts';
+import { chatRoutes } from './chat/chat.routes.ts';
 import { cartRoutes } from './cart/cart.routes.ts';
 import { newsletterRoutes } from './newsletter/newsletter.routes.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
@@ -26,4 +27,5 @@ export const apiModules: FastifyPluginAsync[] = [
   leadsRoutes,
   dashboardRoutes,
   newsletterRoutes,
+  chatRoutes,
 ] as FastifyPluginAsync[];

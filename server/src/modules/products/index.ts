@@ -3,3 +3,5 @@ export { productColumns, isPublished, findProductRow, pgErrorCode, UNIQUE_VIOLAT
 export { presentProduct } from './products.presenter.ts';
 export { getProductBySlug } from './get-product.ts';
 export { notifyCatalogueChanged } from './catalogue-cache.ts';
+export { searchProducts } from './search-products.ts';
+export { catalogueCacheFor } from './catalogue-cache.ts';

@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
+import { ChatLauncher } from '../../features/chat/components/ChatLauncher';
 import { CartSync } from '../../features/cart/components/CartSync';
 import { IdleTimer } from '../../features/auth/components/IdleTimer';
 import { SessionSync } from '../../features/auth/components/SessionSync';
@@ -32,6 +33,7 @@ export function Layout() {
       </main>
       <Footer />
       <CookieNotice />
+      <ChatLauncher />
     </div>
   );
 }

@@ -1,0 +1,253 @@
+/**
+ * Chat under load: two real server processes (server/src/main.ts) on one scratch PostgreSQL
+ * database and one Redis, like a fleet. Prints:
+ *   1. sockets held on one instance (guests, answering the server's pings) and server memory per socket;
+ *   2. delivery latency p50/p99 customer → administrator at a fixed rate (default 500 msg/s), both on A;
+ *   3. the same with the administrator on instance B (fan-out through Redis);
+ *   4. the built-in AI assistant's answer time p50/p95 on the demo catalogue;
+ * and, measured in the same run on the same machine, the ceiling: a bare `ws` echo server at the
+ * same rate, and a Redis PUBLISH → message round trip.
+ *
+ *   node --import tsx bench/chat.ts [--sockets=5000] [--rate=500] [--seconds=5] [--ai=100]
+ *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
+ *        BENCH_REDIS_URL (default $TEST_REDIS_URL or redis://127.0.0.1:6379/9)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Redis } from 'ioredis';
+import WebSocket, { WebSocketServer } from 'ws';
+import { openDatabase } from '../server/src/db/client.ts';
+import { migrate } from '../server/src/db/migrate.ts';
+import { createScratchDatabase } from '../server/src/db/scratch.ts';
+import { users } from '../server/src/db/schema.ts';
+import { ACCESS_COOKIE, startSession } from '../server/src/lib/auth.ts';
+import { newId } from '../server/src/lib/ids.ts';
+import { createTokenSigner } from '../server/src/lib/tokens.ts';
+import { newGuestId, signGuestSession } from '../server/src/modules/chat/guest-session.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+function arg(name: string, fallback: number): number {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const n = flag ? Number(flag.slice(name.length + 3)) : fallback;
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+  return n;
+}
+const SOCKETS = Math.floor(arg('sockets', 5000));
+const RATE = arg('rate', 500);
+const SECONDS = arg('seconds', 5);
+const AI_QUESTIONS = Math.floor(arg('ai', 100));
+const CUSTOMERS = 20;
+const DB_BASE = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const SECRET = randomBytes(32).toString('hex');
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = createServer();
+  s.once('error', reject);
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+});
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+
+interface Instance { child: ChildProcess; port: number; dataDir: string }
+
+async function startInstance(env: Record<string, string>): Promise<Instance> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-chat-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(root, 'server'),
+    env: {
+      ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', JWT_SECRET: SECRET,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'), SHUTDOWN_DRAIN_SECONDS: '0', JOBS_POLL_MS: '0', METRICS_ACCESS: 'public',
+      CHAT_SOCKETS_PER_IP: String(SOCKETS + 1000), CHAT_MESSAGES_PER_MINUTE: '1000000', CHAT_IP_MESSAGES_PER_MINUTE: '1000000',
+      CHAT_AI_REQUESTS_PER_MINUTE: '1000000', ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error('instance exited early');
+    try { if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { child, port, dataDir }; } catch { /* starting */ }
+    await sleep(250);
+  }
+  throw new Error('instance did not start');
+}
+
+async function rssMb(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('process_resident_memory_bytes'));
+  return Number(line?.split(' ')[1] ?? NaN) / 1024 / 1024;
+}
+
+function open(port: number, cookie: string, onEvent?: (e: { type: string; [k: string]: unknown }) => void): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/chat`, { headers: { cookie } });
+    ws.on('message', (raw) => {
+      const e = JSON.parse(String(raw)) as { type: string };
+      if (e.type === 'ping') ws.send('{"type":"pong"}');
+      onEvent?.(e);
+    });
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+/** Sends RATE messages/s for SECONDS from the customers; returns latencies measured at the receiver. */
+async function deliveryRun(send: Array<(content: string) => void>, received: Map<string, number>): Promise<{ lat: number[]; sent: number; lost: number }> {
+  const sentAt = new Map<string, number>();
+  const total = Math.floor(RATE * SECONDS);
+  const start = performance.now();
+  for (let i = 0; i < total; i += 1) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    const key = `m${i}-${randomBytes(3).toString('hex')}`;
+    sentAt.set(key, performance.now());
+    send[i % send.length]!(key);
+  }
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline && [...sentAt.keys()].some((k) => !received.has(k))) await sleep(50);
+  const lat = [...sentAt].flatMap(([k, t]) => (received.has(k) ? [received.get(k)! - t] : []));
+  return { lat, sent: total, lost: total - lat.length };
+}
+
+async function wsEchoCeiling(): Promise<number[]> {
+  const port = await freePort();
+  const wss = new WebSocketServer({ port, host: '127.0.0.1' });
+  wss.on('connection', (s) => s.on('message', (d) => s.send(d)));
+  const received = new Map<string, number>();
+  const ws = await new Promise<WebSocket>((resolve) => { const c = new WebSocket(`ws://127.0.0.1:${port}`); c.once('open', () => resolve(c)); });
+  ws.on('message', (d) => received.set(String(d), performance.now()));
+  const { lat } = await deliveryRun([(k) => ws.send(k)], received);
+  ws.close();
+  wss.close();
+  return lat;
+}
+
+async function redisCeiling(): Promise<number[]> {
+  const pub = new Redis(REDIS_URL);
+  const sub = new Redis(REDIS_URL);
+  const channel = `bench:${randomBytes(4).toString('hex')}`;
+  const received = new Map<string, number>();
+  await sub.subscribe(channel);
+  sub.on('message', (_c, m) => received.set(m, performance.now()));
+  const { lat } = await deliveryRun([(k) => void pub.publish(channel, k)], received);
+  await pub.quit();
+  await sub.quit();
+  return lat;
+}
+
+async function main() {
+  console.info(`chat bench: ${SOCKETS} sockets, ${RATE} msg/s for ${SECONDS} s, ${AI_QUESTIONS} AI questions`);
+  const redis = new Redis(REDIS_URL);
+  const stale = await redis.keys('chat:*');
+  if (stale.length) await redis.del(...stale);
+  await redis.quit();
+  const scratch = await createScratchDatabase(DB_BASE, 'shop_bench_chat');
+  const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
+  await migrate(database);
+  const signer = createTokenSigner(SECRET, 3600);
+  const cookieFor = async (isAdmin: boolean, i: number) => {
+    const id = newId();
+    await database.db.insert(users).values({ id, name: isAdmin ? 'Bench Admin' : `Customer ${i}`, email: `${isAdmin ? 'admin' : 'c'}${i}-${id}@bench.test`, passwordHash: 'x', isAdmin });
+    const s = await startSession(database.db, { signer, refreshTokenTtlDays: 1 }, id);
+    return `${ACCESS_COOKIE}=${s.accessToken}`;
+  };
+  const adminCookie = await cookieFor(true, 0);
+  const customerCookies = await Promise.all(Array.from({ length: CUSTOMERS }, (_, i) => cookieFor(false, i + 1)));
+  const guestCookie = () => `chat_guest=${signGuestSession(SECRET, { guestId: newGuestId(), name: 'Bench Guest', email: 'guest@bench.test', timestamp: Date.now() })}`;
+
+  const env = { DATABASE_URL: scratch.url, REDIS_URL, DATABASE_POOL_SIZE: '10' };
+  const a = await startInstance({ ...env, SEED_DEMO_DATA: 'true', ADMIN_EMAIL: 'seed-admin@bench.test', ADMIN_PASSWORD: 'password123' });
+  const b = await startInstance({ ...env, SEED_DEMO_DATA: 'false' });
+  const out: string[] = [];
+  try {
+    // 1. Sockets held on A.
+    const before = await rssMb(a.port);
+    const held: WebSocket[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < SOCKETS; i += 100) {
+      held.push(...(await Promise.all(Array.from({ length: Math.min(100, SOCKETS - i) }, () => open(a.port, guestCookie())))));
+    }
+    const openSeconds = (performance.now() - t0) / 1000;
+    await sleep(3000);
+    const after = await rssMb(a.port);
+    const stillOpen = held.filter((w) => w.readyState === WebSocket.OPEN).length;
+    out.push(`1. sockets held on one instance: ${stillOpen}/${SOCKETS} open (goal 5,000) in ${openSeconds.toFixed(1)} s; server RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB = ${(((after - before) * 1024) / SOCKETS).toFixed(1)} KB per socket`);
+
+    // 2. Customer → administrator on the same instance.
+    const receivedA = new Map<string, number>();
+    const onAdmin = (received: Map<string, number>) => (e: { type: string; [k: string]: unknown }) => {
+      if (e.type === 'message') received.set((e.message as { content: string }).content, performance.now());
+    };
+    const adminA = await open(a.port, adminCookie, onAdmin(receivedA));
+    await sleep(500);
+    const customers = await Promise.all(customerCookies.map((c) => open(a.port, c)));
+    const senders = customers.map((ws) => (content: string) => ws.send(JSON.stringify({ type: 'message', content, clientId: content })));
+    const same = await deliveryRun(senders, receivedA);
+    out.push(`2. customer → administrator, same instance, ${RATE} msg/s × ${SECONDS} s (with ${stillOpen} idle sockets held): p50 ${ms(pct(same.lat, 50))}, p99 ${ms(pct(same.lat, 99))} (goal ≤ 50 ms), lost ${same.lost}/${same.sent}`);
+    adminA.close();
+
+    // 3. Administrator on B: fan-out through Redis.
+    const receivedB = new Map<string, number>();
+    const adminB = await open(b.port, adminCookie, onAdmin(receivedB));
+    await sleep(500);
+    const across = await deliveryRun(senders, receivedB);
+    out.push(`3. customer on A → administrator on B via Redis, ${RATE} msg/s × ${SECONDS} s: p50 ${ms(pct(across.lat, 50))}, p99 ${ms(pct(across.lat, 99))} (goal ≤ 100 ms), lost ${across.lost}/${across.sent}`);
+    adminB.close();
+    await sleep(500);
+    for (const w of held) w.close();
+    for (const w of customers) w.close();
+    await sleep(500);
+
+    // 4. The built-in assistant: question sent → AI answer received, 5 guests asking in turn.
+    const questions = ['How much is the Nova X5 Smartphone?', 'do you have hedphones', 'compare Nova X5 Smartphone and Nova Lite Smartphone', 'what is your return policy', 'is the Pulse Fit Smartwatch in stock?', 'cheap camera'];
+    const aiLat: number[] = [];
+    await Promise.all(Array.from({ length: 5 }, async (_, g) => {
+      const pending = new Map<string, number>();
+      let resolveNext: (() => void) | null = null;
+      const ws = await open(a.port, guestCookie(), (e) => {
+        if (e.type === 'ack') pending.set(`ai:${(e.message as { id: string }).id}`, pending.get(String(e.clientId)) ?? 0);
+        if (e.type === 'message') {
+          const m = e.message as { sender: string; clientId: string };
+          if (m.sender === 'ai' && pending.has(m.clientId)) { aiLat.push(performance.now() - pending.get(m.clientId)!); resolveNext?.(); }
+        }
+      });
+      for (let i = g; i < AI_QUESTIONS; i += 5) {
+        const clientId = `q${i}-${randomBytes(3).toString('hex')}`;
+        pending.set(clientId, performance.now());
+        const done = new Promise<void>((r) => { resolveNext = r; });
+        ws.send(JSON.stringify({ type: 'message', content: questions[i % questions.length], clientId }));
+        await Promise.race([done, sleep(5000)]);
+      }
+      ws.close();
+    }));
+    out.push(`4. built-in AI assistant, question → answer over the socket (${aiLat.length} answers): p50 ${ms(pct(aiLat, 50))}, p95 ${ms(pct(aiLat, 95))} (goal ≤ 300 ms)`);
+
+    // Ceiling on this machine, same run.
+    const echo = await wsEchoCeiling();
+    const pubsub = await redisCeiling();
+    out.push(`ceiling: bare ws echo at ${RATE} msg/s: p50 ${ms(pct(echo, 50))}, p99 ${ms(pct(echo, 99))}; Redis PUBLISH → message: p50 ${ms(pct(pubsub, 50))}, p99 ${ms(pct(pubsub, 99))}`);
+  } finally {
+    for (const inst of [a, b]) {
+      inst.child.kill('SIGTERM');
+      await new Promise((r) => { if (inst.child.exitCode !== null) r(null); else inst.child.once('exit', r); });
+      rmSync(inst.dataDir, { recursive: true, force: true });
+    }
+    await database.close();
+    await scratch.drop();
+  }
+  console.info(out.join('\n'));
+}
+
+main().then(() => process.exit(0), (err: unknown) => { console.error(err); process.exit(1); });

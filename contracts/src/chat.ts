@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CHAT_TEXTS, GUEST_EMAIL_PATTERN } from './chat-constants.ts';
+
+export * from './chat-constants.ts';
+
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  sender: z.enum(['user', 'admin', 'ai']),
+  timestamp: z.string(),
+  senderId: z.string(),
+  userId: z.string(),
+  senderName: z.string(),
+  senderEmail: z.string(),
+  recipientId: z.string().nullable(),
+  clientId: z.string().nullable(),
+});
+
+export const guestSessionBodySchema = z.object({
+  name: z.string({ error: CHAT_TEXTS.nameRequired }).trim().min(1, CHAT_TEXTS.nameRequired).max(100, 'Name must be at most 100 characters'),
+  email: z.string({ error: CHAT_TEXTS.emailInvalid }).trim().max(254, CHAT_TEXTS.emailInvalid).regex(GUEST_EMAIL_PATTERN, CHAT_TEXTS.emailInvalid),
+});
+export type GuestSessionBody = z.infer<typeof guestSessionBodySchema>;
+
+export const chatSummarySchema = z.object({
+  _id: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  userEmail: z.string(),
+  isGuest: z.boolean(),
+  lastActivity: z.string(),
+  messageCount: z.number().int(),
+  messages: z.array(chatMessageSchema),
+});
+export type ChatSummaryParsed = z.infer<typeof chatSummarySchema>;
+
+export const onlineUserSchema = z.object({
+  id: z.string(), name: z.string(), email: z.string(), lastSeen: z.string(), isGuest: z.boolean(),
+});

@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_ADMIN, signIn, signUpViaApi, uniqueEmail } from './fixtures';
+
+const chatButton = (page: Page) => page.getByRole('button', { name: /^Chat Support/ });
+const panel = (page: Page) => page.getByRole('dialog');
+const messageInput = (page: Page) => panel(page).getByPlaceholder('Type your message...');
+
+async function send(page: Page, text: string) {
+  await expect(messageInput(page)).toBeEnabled();
+  await messageInput(page).fill(text);
+  await panel(page).getByRole('button', { name: 'Send' }).click();
+}
+
+test('a guest gives a name and e-mail and chats with the AI, which answers from the catalogue', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await chatButton(page).click();
+  await expect(page.getByRole('dialog', { name: 'Welcome to Chat' })).toBeVisible();
+  await panel(page).getByRole('button', { name: 'Start Chatting' }).click();
+  await expect(panel(page).getByText('Please enter your name')).toBeVisible();
+  await panel(page).getByLabel('Your Name').fill('Gail Guest');
+  await panel(page).getByLabel('Your Email').fill('gail@example');
+  await panel(page).getByRole('button', { name: 'Start Chatting' }).click();
+  await expect(panel(page).getByText('Please enter a valid email address')).toBeVisible();
+  await panel(page).getByLabel('Your Email').fill(uniqueEmail('gail'));
+  await panel(page).getByRole('button', { name: 'Start Chatting' }).click();
+  await expect(page.getByRole('dialog', { name: 'Chat Support' })).toBeVisible();
+  await expect(panel(page).getByText(/^Hello Gail Guest! .*How can I help you today\?$/)).toBeVisible();
+  await send(page, 'How much is the Nova X5 Smartphone?');
+  const answer = panel(page).getByTestId('chat-message').filter({ hasText: 'AI Assistant' }).filter({ hasText: 'Nova X5 Smartphone by Nova' });
+  await expect(answer).toBeVisible();
+  await expect(answer).toContainText(/\$\d+\.\d{2}/);
+  await expect(answer).toContainText('/product/nova-x5-smartphone');
+  // The guest session survives a reload (HTTP-only cookie) and the history comes back once.
+  await page.reload();
+  await chatButton(page).click();
+  await expect(panel(page).getByText('How much is the Nova X5 Smartphone?')).toHaveCount(1);
+  await context.close();
+});
+
+test('a customer and an administrator chat live; offline administrator → the AI answers; history pages', async ({ browser }) => {
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await expect(admin.getByText(`Hello, ${DEMO_ADMIN.name}`)).toBeVisible();
+
+  const customerContext = await browser.newContext();
+  const customer = await customerContext.newPage();
+  const account = await signUpViaApi(customer, { name: `Carla ${Date.now().toString(36)}` });
+  await customer.goto('/');
+
+  await chatButton(admin).click();
+  await expect(panel(admin).getByRole('button', { name: 'Online', exact: true })).toBeVisible();
+  await expect(panel(admin).getByRole('button', { name: new RegExp(account.name) })).toBeVisible();
+
+  await chatButton(customer).click();
+  await expect(panel(customer).getByTestId('chat-connection')).toContainText('Connected');
+  await send(customer, 'Hello, is anyone there?');
+  const userRow = panel(admin).getByRole('button', { name: new RegExp(account.name) });
+  await expect(userRow.getByText('New')).toBeVisible();
+  await expect(userRow.getByText('online')).toBeVisible();
+  // Closed panel: the button shows the count of unread users.
+  await panel(admin).getByRole('button', { name: 'Close chat' }).click();
+  await send(customer, 'I have a question about my order');
+  await expect(admin.getByTestId('chat-badge')).toHaveText('1');
+  await chatButton(admin).click();
+  await panel(admin).getByRole('button', { name: new RegExp(account.name) }).click();
+  await expect(panel(admin).getByText(`Chat with ${account.name}`)).toBeVisible();
+  await expect(panel(admin).getByText('Hello, is anyone there?')).toBeVisible();
+  await send(admin, 'Hi! How can I help?');
+  const reply = panel(customer).getByTestId('chat-message').filter({ hasText: 'Hi! How can I help?' });
+  await expect(reply).toContainText('Admin');
+  // No AI answer while the administrator is online.
+  await expect(panel(customer).getByText('AI Assistant')).toHaveCount(0);
+
+  // Administrator goes offline → the AI answers the customer.
+  await panel(admin).getByRole('button', { name: '← Back to users' }).click();
+  await panel(admin).getByRole('button', { name: 'Online', exact: true }).click();
+  await expect(panel(admin).getByRole('button', { name: 'Offline', exact: true })).toBeVisible();
+  await send(customer, 'What is your return policy?');
+  await expect(panel(customer).getByTestId('chat-message').filter({ hasText: 'AI Assistant' }).filter({ hasText: '30 days' })).toBeVisible();
+  await panel(admin).getByRole('button', { name: 'Offline', exact: true }).click();
+  await expect(panel(admin).getByRole('button', { name: 'Online', exact: true })).toBeVisible();
+
+  // History pages.
+  await admin.goto('/admin/chats');
+  await admin.getByLabel('Search by name or e-mail').fill(account.email);
+  await admin.getByRole('button', { name: 'Search chats' }).click();
+  const row = admin.getByRole('row').filter({ hasText: account.name });
+  await expect(row).toBeVisible();
+  await row.getByRole('link', { name: /Details/ }).click();
+  await expect(admin).toHaveURL(/\/admin\/chat\/[0-9a-f]{24}$/);
+  await expect(admin.getByText('Hi! How can I help?')).toBeVisible();
+  await expect(admin.getByText('What is your return policy?')).toBeVisible();
+  await admin.getByRole('button', { name: 'Back' }).click();
+  await expect(admin).toHaveURL(/\/admin\/chats$/);
+  await adminContext.close();
+  await customerContext.close();
+});

@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { answerBuiltIn, type AskingUser, type AssistantAnswer } from './built-in-assistant.ts';
+import { answerWithLlm, type LlmConfig } from './llm-client.ts';
+import type { ShopTools } from './shop-tools.ts';
+
+export type Assistant = (user: AskingUser, text: string) => Promise<AssistantAnswer & { source: 'llm' | 'built-in' }>;
+
+/** The model when LLM_BASE_URL is set, the built-in assistant otherwise and whenever the model fails or times out. */
+export function createAssistant(opts: { tools: ShopTools; llm: LlmConfig | undefined; log: FastifyBaseLogger; fetchImpl?: typeof fetch }): Assistant {
+  return async (user, text) => {
+    if (opts.llm) {
+      try {
+        return { ...(await answerWithLlm(opts.llm, opts.tools, user, text, opts.fetchImpl)), source: 'llm' };
+      } catch (err) {
+        opts.log.warn({ reason: err instanceof Error ? err.message : 'unknown' }, 'chat: model failed, the built-in assistant answers');
+      }
+    }
+    return { ...(await answerBuiltIn(opts.tools, user, text)), source: 'built-in' };
+  };
+}

@@ -1,0 +1,94 @@
+import type { LeadProductOfInterest } from '../../../db/schema.ts';
+import type { OrderFact, ProductFact, ShopTools } from './shop-tools.ts';
+
+/** Who is asking: order questions are answered only for the signed-in customer's own orders. */
+export interface AskingUser { id: string; name: string; isGuest: boolean; isSignedIn: boolean }
+
+export interface AssistantAnswer {
+  text: string;
+  /** Products the answer talked about (for the lead's products of interest). */
+  products: LeadProductOfInterest[];
+}
+
+const money = (n: number) => `$${n.toFixed(2)}`;
+
+export function describePrice(p: ProductFact): string {
+  return p.isOnSale ? `${money(p.finalPrice)} (${p.saleDiscount}% OFF, was ${money(p.price)})` : money(p.finalPrice);
+}
+
+export function describeStock(p: ProductFact): string {
+  if (p.countInStock <= 0) return 'currently out of stock';
+  if (p.countInStock <= 5) return `in stock (only ${p.countInStock} left)`;
+  return `in stock (${p.countInStock} available)`;
+}
+
+export function describeProduct(p: ProductFact): string {
+  return `${p.name} by ${p.brand}: ${describePrice(p)}, ${describeStock(p)}. See it at ${p.link}`;
+}
+
+export function describeOrder(o: OrderFact): string {
+  return `Order ${o.id} from ${o.date} (${money(o.total)}): ${o.status}.`;
+}
+
+export const welcomeGreeting = (name: string) =>
+  `Hello ${name}! Welcome to our shop. I'm the AI Assistant. How can I help you today?`;
+
+export const DONT_KNOW =
+  "I'm not sure I can answer that. I can look up products, prices and stock, compare two products, check your orders and " +
+  'answer shipping, returns and payment questions. For anything else an administrator can help: they answer here when one is online.';
+
+const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|hiya|howdy)\b[\s!.,]*$/i;
+const THANKS = /^\s*(thanks|thank you|thx|cheers|great|ok|okay)\b[\s!.]*$/i;
+const ORDER = /\b(my orders?|where is my|order status|track(ing)?|has my order|did my order|when will my|orders? (been )?(shipped|delivered))\b/i;
+const COMPARE = /\bcompare\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+)|(.+?)\s+(?:vs\.?|versus|or)\s+(.+?)(?:\?|$)/i;
+const PRODUCT_HINT = /\b(price|cost|how much|stock|available|availability|have|sell|looking for|buy|recommend|compare|vs|versus|cheap|sale|discount|find|show)\b/i;
+
+const toLead = (ps: ProductFact[]): LeadProductOfInterest[] => ps.map((p) => ({ productId: p.id, name: p.name }));
+
+/**
+ * The built-in assistant: no model, answers only from the shop's data: catalogue search (typos
+ * included), prices with sale and stock from the database, the customer's own orders, and the
+ * editable FAQ. It says when it does not know.
+ */
+export async function answerBuiltIn(tools: ShopTools, user: AskingUser, text: string): Promise<AssistantAnswer> {
+  const message = text.trim();
+  if (GREETING.test(message)) return { text: `Hello ${user.name}! How can I help you today? Ask me about a product, its price or stock, your orders, shipping, returns or payment.`, products: [] };
+  if (THANKS.test(message)) return { text: "You're welcome! Is there anything else I can help you with?", products: [] };
+
+  if (ORDER.test(message)) {
+    if (!user.isSignedIn) return { text: 'To check an order, please sign in: then I can tell you the status of your own orders. You can also see them under Order History.', products: [] };
+    const orders = await tools.getMyOrders(user.id);
+    if (!orders.length) return { text: "You don't have any orders yet. When you place one, I can tell you its status here.", products: [] };
+    return { text: `Here are your latest orders:\n${orders.map(describeOrder).join('\n')}\nYou can see the details under Order History.`, products: [] };
+  }
+
+  const compare = COMPARE.exec(message);
+  if (compare && /\b(compare|vs\.?|versus|or|better|difference)\b/i.test(message)) {
+    const left = compare[1] ?? compare[3] ?? '';
+    const right = compare[2] ?? compare[4] ?? '';
+    const [a] = await tools.searchProducts(left, 1);
+    const [b] = await tools.searchProducts(right, 1);
+    if (a && b && a.id !== b.id) {
+      const cheaper = a.finalPrice === b.finalPrice ? 'They cost the same.' : `${a.finalPrice < b.finalPrice ? a.name : b.name} is cheaper.`;
+      const rated = a.rating === b.rating ? '' : ` ${a.rating > b.rating ? a.name : b.name} is rated higher (${Math.max(a.rating, b.rating).toFixed(1)} of 5).`;
+      return {
+        text: `Comparing the two:\n- ${describeProduct(a)} Rated ${a.rating.toFixed(1)} of 5 (${a.numReviews} reviews).\n- ${describeProduct(b)} Rated ${b.rating.toFixed(1)} of 5 (${b.numReviews} reviews).\n${cheaper}${rated}`,
+        products: toLead([a, b]),
+      };
+    }
+  }
+
+  const faq = tools.faq(message);
+  const products = await tools.searchProducts(message);
+  const asksAboutProducts = PRODUCT_HINT.test(message) || !faq.length;
+  if (products.length && asksAboutProducts) {
+    const intro = products.length === 1 ? 'I found this product:' : `I found ${products.length} products:`;
+    const extra = faq[0] && !/\b(price|cost|how much)\b/i.test(message) ? `\n${faq[0].answer}` : '';
+    return { text: `${intro}\n${products.map((p) => `- ${describeProduct(p)}`).join('\n')}${extra}`, products: toLead(products) };
+  }
+  if (faq[0]) return { text: faq[0].answer, products: toLead(products) };
+  if (PRODUCT_HINT.test(message)) {
+    return { text: `I couldn't find a product matching that in our catalogue. Try another name or browse all products at /search. ${DONT_KNOW.split('. ').slice(1).join('. ')}`, products: [] };
+  }
+  return { text: DONT_KNOW, products: [] };
+}

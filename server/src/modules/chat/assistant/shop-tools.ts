@@ -1,0 +1,99 @@
+import { productSearchQuerySchema, type Order, type Product } from '@shop/contracts';
+import type { Executor } from '../../../db/client.ts';
+import { listMyOrders } from '../../orders/find-orders.ts';
+import { catalogueCacheFor, searchProducts } from '../../products/index.ts';
+import { loadFaq, matchFaq, type FaqEntry } from './faq.ts';
+
+/** A product as the assistant quotes it: every figure read from the database. */
+export interface ProductFact {
+  id: string;
+  name: string;
+  brand: string;
+  category: string;
+  price: number;
+  finalPrice: number;
+  saleDiscount: number;
+  isOnSale: boolean;
+  countInStock: number;
+  rating: number;
+  numReviews: number;
+  link: string;
+}
+
+export interface OrderFact {
+  id: string;
+  date: string;
+  total: number;
+  isPaid: boolean;
+  paidAt: string | null;
+  isDelivered: boolean;
+  deliveredAt: string | null;
+  items: string[];
+  status: string;
+}
+
+const STOPWORDS = new Set(('a an the is are was were be do does did have has had i you we me my your our it its this that these those ' +
+  'what which who how much many any some there here of for to in on at with and or but about from by can could would should will ' +
+  'please tell show find looking look want need get give price prices cost costs stock available availability in-stock buy ' +
+  'sell selling sale discount products product item items one ones hi hello hey thanks thank compare vs versus between ' +
+  'difference better than other still left got carry offer much if know just like more cheap cheapest best').split(/\s+/));
+
+/** The words of a message worth searching the catalogue for. */
+export function searchTerms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w)).slice(0, 6);
+}
+
+function toFact(p: Product): ProductFact {
+  return {
+    id: p._id, name: p.name, brand: p.brand, category: p.category, price: p.price, finalPrice: p.finalPrice,
+    saleDiscount: p.isOnSale ? p.saleDiscount : 0, isOnSale: p.isOnSale && p.saleDiscount > 0, countInStock: p.countInStock,
+    rating: p.rating, numReviews: p.numReviews, link: p.cjData ? `/cj-product/${p.slug}` : `/product/${p.slug}`,
+  };
+}
+
+export interface ShopTools {
+  /** The shop's own search (full text, then typo-tolerant); falls back to single words. */
+  searchProducts(text: string, limit?: number): Promise<ProductFact[]>;
+  getMyOrders(userId: string, limit?: number): Promise<OrderFact[]>;
+  faq(text: string): FaqEntry[];
+  allFaq(): FaqEntry[];
+}
+
+function orderStatus(o: Order): string {
+  if (o.isDelivered) return `delivered on ${o.deliveredAt?.slice(0, 10)}`;
+  if (o.isPaid) return `paid on ${o.paidAt?.slice(0, 10)} and being prepared for delivery`;
+  if (o.isExpired) return 'expired without payment';
+  return 'waiting for payment';
+}
+
+export function createShopTools(db: Executor): ShopTools {
+  const cache = catalogueCacheFor(db);
+  const run = async (query: string) => {
+    const q = productSearchQuerySchema.parse({ query: query.slice(0, 100) });
+    return (await searchProducts(db, cache, q)).products;
+  };
+  return {
+    async searchProducts(text, limit = 3) {
+      const terms = searchTerms(text);
+      if (!terms.length) return [];
+      let found = await run(terms.join(' '));
+      // "do you have red hedphones under 50" may match nothing as a whole: try the longest words alone.
+      if (!found.length && terms.length > 1) {
+        for (const word of [...terms].sort((a, b) => b.length - a.length).slice(0, 3)) {
+          found = await run(word);
+          if (found.length) break;
+        }
+      }
+      return found.slice(0, limit).map(toFact);
+    },
+    async getMyOrders(userId, limit = 3) {
+      const mine = (await listMyOrders(db, userId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+      return mine.map((o) => ({
+        id: o._id, date: o.createdAt.slice(0, 10), total: o.totalPrice, isPaid: o.isPaid, paidAt: o.paidAt,
+        isDelivered: o.isDelivered, deliveredAt: o.deliveredAt, items: o.orderItems.map((i) => i.name), status: orderStatus(o),
+      }));
+    },
+    faq: (text) => matchFaq(text),
+    allFaq: () => loadFaq(),
+  };
+}

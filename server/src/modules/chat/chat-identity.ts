@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../lib/context.ts';
+import type { ChatIdentity } from './chat-hub.ts';
+import { GUEST_COOKIE, verifyGuestSession } from './guest-session.ts';
+import { createChatService, type ChatService } from './chat-service.ts';
+
+/** The signed-in user (auth cookie) or else the guest of the signed guest-session cookie; null for neither. */
+export function chatIdentityOf(request: FastifyRequest, secret: string): ChatIdentity | null {
+  const u = request.user;
+  if (u) return { id: u.id, name: u.name, email: u.email, isAdmin: u.isAdmin, isGuest: false };
+  const guest = verifyGuestSession(secret, request.cookies[GUEST_COOKIE]);
+  if (guest) return { id: guest.guestId, name: guest.name, email: guest.email, isAdmin: false, isGuest: true };
+  return null;
+}
+
+// One chat service per app: REST routes (under /api) and the socket route (/ws/chat) share it.
+const services = new WeakMap<AppContext, ChatService>();
+
+export function chatServiceFor(ctx: AppContext, log: Parameters<typeof createChatService>[1]): ChatService {
+  let service = services.get(ctx);
+  if (!service) {
+    service = createChatService(ctx, log);
+    services.set(ctx, service);
+    const created = service;
+    ctx.onClose.push(() => created.hub.close());
+  }
+  return service;
+}

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
+import { users } from '../../db/schema.ts';
+import { ACCESS_COOKIE, startSession } from '../../lib/auth.ts';
+import { newId } from '../../lib/ids.ts';
+import { createTokenSigner } from '../../lib/tokens.ts';
+import { createScratchPostgres, TEST_DB } from '../../test/test-app.ts';
+import { connectChat, isAck, isMessage, type TestChatClient } from './chat.test-helpers.ts';
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+const SECRET = 'two-instances-secret-two-instances-secret';
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1', () => {
+    const addr = srv.address();
+    srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+  });
+});
+
+async function startInstance(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-chat-inst-'));
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../../..'),
+    env: {
+      ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', JWT_SECRET: SECRET,
+      WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_SECONDS: '0', JOBS_POLL_MS: '0', ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  child.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`instance exited early:\n${out}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { child, url: `ws://127.0.0.1:${port}`, output: () => out };
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`instance did not start:\n${out}`);
+}
+
+// Two real server processes on one PostgreSQL and one Redis (the fleet set-up of the README).
+describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('chat across two instances (PostgreSQL + Redis)', () => {
+  let scratch: { url: string; drop: () => Promise<void> };
+  let database: Database;
+  let a: Awaited<ReturnType<typeof startInstance>>;
+  let b: Awaited<ReturnType<typeof startInstance>>;
+  const clients: TestChatClient[] = [];
+  const cookies: Record<'admin' | 'customer', { id: string; cookie: string }> = {} as never;
+
+  beforeAll(async () => {
+    const redis = new Redis(REDIS_URL!);
+    const keys = await redis.keys('chat:*');
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+    scratch = await createScratchPostgres();
+    database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
+    await migrate(database);
+    const signer = createTokenSigner(SECRET, 900);
+    for (const [key, isAdmin] of [['admin', true], ['customer', false]] as const) {
+      const id = newId();
+      await database.db.insert(users).values({ id, name: isAdmin ? 'Ada Admin' : 'Carl Customer', email: `${key}-${id}@example.com`, passwordHash: 'x', isAdmin });
+      const session = await startSession(database.db, { signer, refreshTokenTtlDays: 1 }, id);
+      cookies[key] = { id, cookie: `${ACCESS_COOKIE}=${session.accessToken}` };
+    }
+    const env = { DATABASE_URL: scratch.url, REDIS_URL: REDIS_URL!, DATABASE_POOL_SIZE: '3' };
+    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    for (const inst of [a, b]) {
+      if (!inst) continue;
+      const exited = new Promise((r) => inst.child.once('exit', r));
+      inst.child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (inst.child.exitCode === null) inst.child.kill('SIGKILL');
+    }
+    await database?.close();
+    await scratch?.drop();
+  }, 60_000);
+
+  it('a customer on instance A talks to an administrator on instance B', async () => {
+    const customer = await connectChat(a.url, { cookie: cookies.customer.cookie });
+    clients.push(customer);
+    await customer.waitFor((e) => e.type === 'admin-status' && !e.isOnline);
+    const admin = await connectChat(b.url, { cookie: cookies.admin.cookie });
+    clients.push(admin);
+    // Presence and availability are shared: A learns that an administrator is online on B.
+    await customer.waitFor((e) => e.type === 'admin-status' && e.isOnline, 10_000);
+    const onlineOnB = await admin.waitFor((e) => e.type === 'online-users' && e.users.some((u) => u.id === cookies.customer.id), 10_000);
+    expect(onlineOnB.type).toBe('online-users');
+
+    const id = customer.send('Hello from instance A');
+    const ack = await customer.waitFor(isAck(id));
+    const atAdmin = await admin.waitFor(isMessage((m) => m.id === ack.message.id), 10_000);
+    expect(atAdmin.message).toMatchObject({ sender: 'user', content: 'Hello from instance A', userId: cookies.customer.id });
+
+    const replyId = admin.send('Hello from instance B', { recipientId: cookies.customer.id });
+    const replyAck = await admin.waitFor(isAck(replyId));
+    const atCustomer = await customer.waitFor(isMessage((m) => m.id === replyAck.message.id), 10_000);
+    expect(atCustomer.message).toMatchObject({ sender: 'admin', content: 'Hello from instance B' });
+    // No AI answer while the administrator is online.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(customer.events.some((e) => e.type === 'message' && e.message.sender === 'ai')).toBe(false);
+
+    // The administrator on B goes offline: the customer on A now gets AI answers.
+    await admin.close();
+    await customer.waitFor((e) => e.type === 'admin-status' && !e.isOnline && customer.events.indexOf(e) > customer.events.indexOf(atCustomer), 10_000);
+    const id2 = customer.send('what is your return policy?');
+    const ack2 = await customer.waitFor(isAck(id2));
+    const ai = await customer.waitFor(isMessage((m) => m.sender === 'ai' && m.clientId === `ai:${ack2.message.id}`), 10_000);
+    expect(ai.message.content).toContain('30 days');
+  }, 60_000);
+});

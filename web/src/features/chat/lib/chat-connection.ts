@@ -1,0 +1,147 @@
+import {
+  CHAT_CLOSE_SERVICE_RESTART, CHAT_RECONNECT_DELAY_MS, CHAT_RECONNECT_MAX_ATTEMPTS,
+  type ChatMessage, type ChatServerEvent,
+} from '@shop/contracts/chat-constants';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: { code: number }) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+export interface ChatConnectionOptions {
+  url: string;
+  /** Messages after the given id (or all when undefined): used after every (re)connect. */
+  fetchMissed: (afterId: string | undefined) => Promise<ChatMessage[]>;
+  onEvent?: (event: ChatServerEvent) => void;
+  onChange?: () => void;
+  createSocket?: (url: string) => SocketLike;
+  reconnectDelayMs?: number;
+  maxAttempts?: number;
+}
+
+let clientCounter = 0;
+export const newClientId = () => `${Date.now().toString(36)}-${(clientCounter += 1).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+const byTime = (a: ChatMessage, b: ChatMessage) => a.timestamp.localeCompare(b.timestamp) || a.id.localeCompare(b.id);
+
+/**
+ * The chat socket with the spec's reconnect rule (5 s, at most 5 attempts, counter reset on open;
+ * a 1012 "service restart" reconnects at once), an outbox of unacknowledged messages resent with
+ * their client ids after a reconnect, and a catch-up fetch of what was missed since the last id.
+ * Messages are kept by server id, so nothing shows twice.
+ */
+export class ChatConnection {
+  status: ConnectionStatus = 'connecting';
+  messages: ChatMessage[] = [];
+  /** Sent but not yet acknowledged (shown as "sending"). */
+  pending = new Map<string, { content: string; recipientId?: string }>();
+  private socket: SocketLike | null = null;
+  private attempts = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private readonly opts: Required<Pick<ChatConnectionOptions, 'reconnectDelayMs' | 'maxAttempts'>> & ChatConnectionOptions;
+
+  constructor(opts: ChatConnectionOptions) {
+    this.opts = { reconnectDelayMs: CHAT_RECONNECT_DELAY_MS, maxAttempts: CHAT_RECONNECT_MAX_ATTEMPTS, ...opts };
+    this.connect();
+  }
+
+  get lastId(): string | undefined {
+    return this.messages.at(-1)?.id;
+  }
+
+  /** Adds messages (from the socket or a fetch), once each, in time order. */
+  merge(incoming: ChatMessage[]) {
+    let changed = false;
+    for (const m of incoming) {
+      if (this.messages.some((x) => x.id === m.id)) continue;
+      this.messages.push(m);
+      changed = true;
+      if (m.clientId) this.pending.delete(m.clientId);
+    }
+    if (changed) {
+      this.messages.sort(byTime);
+      this.opts.onChange?.();
+    }
+  }
+
+  /** Replaces the list (an administrator switching conversations). */
+  reset(messages: ChatMessage[]) {
+    this.messages = [...messages].sort(byTime);
+    this.opts.onChange?.();
+  }
+
+  send(content: string, recipientId?: string): string | null {
+    const text = content.trim();
+    if (!text || this.status !== 'open' || !this.socket) return null;
+    const clientId = newClientId();
+    this.pending.set(clientId, { content: text, ...(recipientId ? { recipientId } : {}) });
+    this.transmit(clientId);
+    this.opts.onChange?.();
+    return clientId;
+  }
+
+  close() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close(1000);
+    this.socket = null;
+  }
+
+  private transmit(clientId: string) {
+    const p = this.pending.get(clientId);
+    if (!p || !this.socket) return;
+    this.socket.send(JSON.stringify({ type: 'message', content: p.content, clientId, ...(p.recipientId ? { recipientId: p.recipientId } : {}) }));
+  }
+
+  private setStatus(status: ConnectionStatus) {
+    this.status = status;
+    this.opts.onChange?.();
+  }
+
+  private connect() {
+    if (this.stopped) return;
+    const socket = this.opts.createSocket ? this.opts.createSocket(this.opts.url) : (new WebSocket(this.opts.url) as unknown as SocketLike);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempts = 0;
+      this.setStatus('open');
+      void this.opts.fetchMissed(this.lastId).then((missed) => this.merge(missed)).catch(() => undefined);
+      for (const clientId of this.pending.keys()) this.transmit(clientId);
+    };
+    socket.onmessage = (ev) => {
+      let event: ChatServerEvent;
+      try { event = JSON.parse(String(ev.data)) as ChatServerEvent; } catch { return; }
+      if (event.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
+      else if (event.type === 'message') this.merge([event.message]);
+      else if (event.type === 'ack') { this.pending.delete(event.clientId); this.merge([event.message]); }
+      else if (event.type === 'error' && event.clientId) { this.pending.delete(event.clientId); this.opts.onChange?.(); }
+      this.opts.onEvent?.(event);
+    };
+    socket.onclose = (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.stopped) return;
+      if (this.attempts >= this.opts.maxAttempts) {
+        this.setStatus('closed');
+        return;
+      }
+      this.attempts += 1;
+      this.setStatus('reconnecting');
+      const delay = ev.code === CHAT_CLOSE_SERVICE_RESTART ? 0 : this.opts.reconnectDelayMs;
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+    socket.onerror = () => undefined;
+  }
+}
+
+export function chatSocketUrl(): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/chat`;
+}
