@@ -22,11 +22,6 @@ export interface NewChatMessage {
  * the stored one is returned with `isDuplicate`, and nothing is written.
  */
 export async function storeMessage(db: Executor, m: NewChatMessage): Promise<{ message: ChatMessageRow; isDuplicate: boolean }> {
-  if (m.clientId) {
-    const [existing] = await db.select().from(chatMessages)
-      .where(and(eq(chatMessages.senderId, m.senderId), eq(chatMessages.clientId, m.clientId))).limit(1);
-    if (existing) return { message: existing, isDuplicate: true };
-  }
   const owner = m.conversationOwner;
   const now = new Date();
   const [conversation] = await db.insert(chatConversations).values({
