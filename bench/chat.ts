@@ -192,11 +192,13 @@ async function main() {
     };
     const adminA = await open(a.port, adminCookie, onAdmin(receivedA));
     await sleep(500);
-    const customers = await Promise.all(customerCookies.map((c) => open(a.port, c)));
+    const errors: string[] = [];
+    const customers = await Promise.all(customerCookies.map((c) => open(a.port, c, (e) => { if (e.type === 'error') errors.push(String(e.message)); })));
     const senders = customers.map((ws) => (content: string) => ws.send(JSON.stringify({ type: 'message', content, clientId: content })));
     const same = await deliveryRun(senders, receivedA);
     out.push(`2. customer → administrator, same instance, ${RATE} msg/s × ${SECONDS} s (with ${stillOpen} idle sockets held): p50 ${ms(pct(same.lat, 50))}, p99 ${ms(pct(same.lat, 99))} (goal ≤ 50 ms), lost ${same.lost}/${same.sent}`);
     adminA.close();
+    if (errors.length) out.push(`   errors from the server: ${errors.length}, first: ${errors[0]}`);
 
     // 3. Administrator on B: fan-out through Redis.
     const receivedB = new Map<string, number>();

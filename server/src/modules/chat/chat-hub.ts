@@ -48,6 +48,7 @@ export interface ChatHub {
 /** Presence entries live this long without a refresh (a crashed instance's users drop out). */
 export const PRESENCE_TTL_MS = 60_000;
 const REFRESH_MS = 20_000;
+const ADMIN_STATUS_CACHE_MS = 1000;
 const KEY = { online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
 
 export function createChatHub(opts: { redis?: Redis | undefined; now?: () => number } = {}): ChatHub {
@@ -63,6 +64,7 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
   const subscriber = redis?.duplicate();
 
   function deliverLocal(target: ChatTarget, event: ChatServerEvent) {
+    if (event.type === 'admin-status') adminOnlineCache = null;
     const data = JSON.stringify(event);
     for (const { identity, sockets } of local.values()) {
       const wanted = target.to === 'all'
@@ -136,6 +138,23 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
   }, REFRESH_MS);
   refresher.unref();
 
+  // Read for every customer message: cached briefly, and dropped whenever a status change is
+  // broadcast (connect, disconnect, toggle) on any instance.
+  let adminOnlineCache: { value: boolean; until: number } | null = null;
+  async function isAvailable(adminId: string): Promise<boolean> {
+    if (!redis) return memAvailable.get(adminId) ?? true;
+    return (await redis.hget(KEY.available, adminId)) !== '0';
+  }
+  async function readAdminOnline(): Promise<boolean> {
+    // Only the administrators' set is read: this runs for every customer message.
+    const onlineAdmins = redis
+      ? await redis.zrangebyscore(KEY.admins, now(), '+inf')
+      : [...memPresence.values()].filter((v) => v.entry.isAdmin && v.expiresAt > now()).map((v) => v.entry.id);
+    if (!onlineAdmins.length) return false;
+    for (const id of onlineAdmins) if (await isAvailable(id)) return true;
+    return false;
+  }
+
   const hub: ChatHub = {
     instanceId,
     async attach(identity, socket) {
@@ -150,6 +169,7 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
       }
       if (identity.isAdmin) admins.add(identity.id);
       await writePresence([entryOf(identity, now())]);
+      if (identity.isAdmin) adminOnlineCache = null;
     },
     async detach(identity, socket) {
       const existing = local.get(identity.id);
@@ -159,6 +179,7 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
       local.delete(identity.id);
       admins.delete(identity.id);
       await removePresence(identity.id);
+      if (identity.isAdmin) adminOnlineCache = null;
     },
     touch(identity) {
       const existing = local.get(identity.id);
@@ -176,23 +197,19 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
         .sort((a, b) => a.name.localeCompare(b.name));
     },
     async isAdminOnline() {
-      // Only the administrators' set is read: this runs for every customer message.
-      const onlineAdmins = redis
-        ? await redis.zrangebyscore(KEY.admins, now(), '+inf')
-        : [...memPresence.values()].filter((v) => v.entry.isAdmin && v.expiresAt > now()).map((v) => v.entry.id);
-      if (!onlineAdmins.length) return false;
-      for (const id of onlineAdmins) if (await hub.isAdminAvailable(id)) return true;
-      return false;
+      if (adminOnlineCache && adminOnlineCache.until > now()) return adminOnlineCache.value;
+      const value = await readAdminOnline();
+      adminOnlineCache = { value, until: now() + ADMIN_STATUS_CACHE_MS };
+      return value;
     },
-    async isAdminAvailable(adminId) {
-      if (!redis) return memAvailable.get(adminId) ?? true;
-      return (await redis.hget(KEY.available, adminId)) !== '0';
-    },
+    isAdminAvailable: isAvailable,
     async setAdminAvailable(adminId, available) {
+      adminOnlineCache = null;
       if (!redis) memAvailable.set(adminId, available);
       else await redis.hset(KEY.available, adminId, available ? '1' : '0');
     },
     async broadcastAdminStatus() {
+      adminOnlineCache = null;
       await hub.publish({ to: 'all' }, { type: 'admin-status', isOnline: await hub.isAdminOnline() });
     },
     localSockets() {

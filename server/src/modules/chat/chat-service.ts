@@ -15,6 +15,8 @@ import { presentMessage } from './chat.presenter.ts';
 import { storeMessage } from './store-message.ts';
 import { chatConversations } from '../../db/schema.ts';
 
+const LEAD_REFRESH_MS = 30_000;
+
 export const TOO_MANY_MESSAGES = 'Too many messages. Please wait a moment and try again.';
 export const TOO_MANY_AI_REQUESTS = 'Too many questions to the AI Assistant. Please wait a minute and try again.';
 export const messageTooLong = (max: number) => `Message is too long (at most ${max} characters)`;
@@ -75,9 +77,17 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
     throw notFound('User not found');
   }
 
+  // A lead row is written at most every LEAD_REFRESH_MS per person unless the message carries news
+  // (a product asked about, a buying signal): a chatty conversation must not queue a write per line.
+  const lastLeadWrite = new Map<string, number>();
   function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>) {
+    const signal = interestSignalOf(text, products);
+    const now = Date.now();
+    if (!products.length && signal === 'low' && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return;
+    lastLeadWrite.set(identity.id, now);
+    if (lastLeadWrite.size > 50_000) lastLeadWrite.clear();
     ctx.background.run('chat lead', () => recordLeadActivity(db, {
-      userId: identity.id, userName: identity.name, userEmail: identity.email, productsOfInterest: products, interestSignal: interestSignalOf(text, products),
+      userId: identity.id, userName: identity.name, userEmail: identity.email, productsOfInterest: products, interestSignal: signal,
     }));
   }
 

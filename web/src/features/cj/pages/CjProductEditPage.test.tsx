@@ -123,7 +123,8 @@ describe('/cj-products (outside the guarded routes)', () => {
   it('sends anyone but an administrator to /signin', async () => {
     mockApi({ 'GET users/current': () => ({ status: 401, body: { message: 'Not authorized, please sign in' } }) });
     renderPublic(`/cj-products?pid=${product.pid}`, { ...stateWith(customer) });
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin$/));
+    // The admin guard keeps the page to come back to (issue 8).
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/signin\?redirect=\/cj-products%3Fpid%3D/));
     expect(screen.queryByRole('button', { name: 'Save CJ Product' })).not.toBeInTheDocument();
   });
 

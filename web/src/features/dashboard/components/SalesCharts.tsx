@@ -31,7 +31,7 @@ export function CategoryPieChart({ data }: { data: OrderSummary['productCategori
       <div aria-hidden="true" style={{ width: '100%', height: '100%' }}>
       <ResponsiveContainer>
         <PieChart>
-          <Pie data={data} dataKey="count" nameKey="_id" outerRadius="75%" isAnimationActive={false}>
+          <Pie data={data} dataKey="count" nameKey="_id" outerRadius="75%" isAnimationActive={false} rootTabIndex={-1}>
             {data.map((c, i) => <Cell key={c._id} fill={COLORS[i % COLORS.length]} />)}
           </Pie>
           <Tooltip contentStyle={{ background: 'var(--bs-body-bg)', color: 'var(--bs-body-color)' }} />
