@@ -56,7 +56,7 @@ describe('ChatWidget', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Start Chatting' }));
     expect(api.callsTo('POST chat/guest-session')[0]!.body).toEqual({ name: 'Gail', email: 'gail@example.com' });
     await screen.findByRole('dialog', { name: 'Chat Support' });
-    expect(screen.getByPlaceholderText('Type your message...')).toBeDisabled();
+    expect(await screen.findByPlaceholderText('Type your message...')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
     FakeSocket.all[0]!.open();
     expect(await screen.findByText('Hello Gail! Welcome to our shop. How can I help you today?')).toBeInTheDocument();
