@@ -189,9 +189,9 @@ test('/cj-products: only an administrator sees the form; others go to /signin', 
   await expect(page).toHaveURL(/\/signin/);
   await signIn(page, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
   await expect(page).toHaveURL(/\/$/);
-  // A customer is sent to /signin too, which sends a signed-in visitor on to the home page.
+  // A signed-in customer is sent to /signin too, keeping the redirect.
   await page.goto('/cj-products?pid=ANY');
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/signin\?redirect=\/cj-products/);
   await expect(page.getByRole('button', { name: 'Save CJ Product' })).toHaveCount(0);
   // And the server refuses supplier writes from a customer whatever the page does.
   const res = await page.request.post('/api/cj/products/save', { data: { pid: 'ANY' } });
