@@ -7,7 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/node_modules/**', '**/dist/**', 'data/**', '**/data/**', 'e2e/.tmp/**', 'e2e/test-results/**',
-      'e2e/playwright-report/**', 'bench/.tmp/**', '**/coverage/**',
+      'e2e/playwright-report/**', 'bench/.tmp/**', '**/coverage/**', 'server/.dist-build/**', 'server/dist.old/**',
     ],
   },
   js.configs.recommended,

@@ -6,17 +6,22 @@
  *
  * Prints orders/s, latency percentiles of POST orders (and of pay and add-to-cart), refusals, and a
  * final check per product: stock now + units sold (in orders still holding stock) == starting stock.
+ * Then the ceiling (lib/ceiling.ts: a bare Fastify route answering a prepared 12-product page, as
+ * many connections as buyers): orders/s and request rates are printed as a share of its req/s, and
+ * latencies as a multiple of its p99.
  *
- *   node --import tsx bench/checkout.ts [--duration=60] [--buyers=20]
+ *   node --import tsx bench/checkout.ts [--duration=60] [--buyers=20] [--catalogue=N] [--json=<file>]
+ *   --catalogue=N adds N more products to the catalogue (not bought; the growth benchmark's cost curve);
+ *   --json writes the figures to a file as well.
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
  *        CHECKOUT_DURATION_SECONDS, CHECKOUT_BUYERS, BENCH_SERVER_NODE_ARGS (extra node flags for the server)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { and, eq, isNull, sum } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sum } from 'drizzle-orm';
 import { createScratchDatabase } from '../server/src/db/scratch.ts';
 import { openDatabase, type Database } from '../server/src/db/client.ts';
 import { migrate } from '../server/src/db/migrate.ts';
@@ -24,6 +29,9 @@ import { addresses, orderItems, orders, products, users } from '../server/src/db
 import { ACCESS_COOKIE, startSession } from '../server/src/lib/auth.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import { createTokenSigner } from '../server/src/lib/tokens.ts';
+import { generateProducts } from './catalogue/generate.ts';
+import { describeCeiling, latencyRatio, measureCeiling, rpsRatio, type Ceiling } from './lib/ceiling.ts';
+import { freePort } from '../server/src/test/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -37,22 +45,19 @@ function arg(name: string, envName: string, fallback: number): number {
 
 const DURATION_S = arg('duration', 'CHECKOUT_DURATION_SECONDS', 60);
 const BUYERS = Math.floor(arg('buyers', 'CHECKOUT_BUYERS', 20));
+const CATALOGUE = (() => {
+  const raw = process.argv.find((a) => a.startsWith('--catalogue='))?.slice('--catalogue='.length);
+  const n = raw === undefined ? 0 : Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 2_000_000) throw new Error(`--catalogue must be a whole number from 0 to 2000000 (got ${raw})`);
+  return n;
+})();
+const JSON_OUT = process.argv.find((a) => a.startsWith('--json='))?.slice('--json='.length);
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = randomBytes(32).toString('hex');
 /** Most products are plentiful; a few are scarce, so buyers also race for the last units. */
 const PLENTIFUL = { count: 40, stock: 1_000_000 };
 const SCARCE = { count: 5, stock: 100 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 
 interface Buyer { cookie: string; addressId: string }
@@ -138,10 +143,11 @@ async function waitReady(base: string, child: ChildProcess): Promise<void> {
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 const fmt = (ms: number) => (Number.isNaN(ms) ? '-' : `${ms.toFixed(1)} ms`);
-function summary(label: string, samples: number[]) {
+function summary(label: string, samples: number[], ceiling: Ceiling) {
   const s = [...samples].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / (s.length || 1);
-  return `${label.padEnd(22)} n=${String(s.length).padStart(6)}  mean ${fmt(mean)}  p50 ${fmt(percentile(s, 50))}  p95 ${fmt(percentile(s, 95))}  p99 ${fmt(percentile(s, 99))}  max ${fmt(s[s.length - 1] ?? NaN)}`;
+  const p99 = percentile(s, 99);
+  return `${label.padEnd(22)} n=${String(s.length).padStart(6)}  mean ${fmt(mean)}  p50 ${fmt(percentile(s, 50))}  p95 ${fmt(percentile(s, 95))}  p99 ${fmt(p99)} (${latencyRatio(p99, ceiling)})  max ${fmt(s[s.length - 1] ?? NaN)}`;
 }
 
 interface Stats {
@@ -203,6 +209,11 @@ async function main() {
     database = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
     await migrate(database);
     const { buyers, productIds, startStock } = await seed(database);
+    if (CATALOGUE > 0) {
+      const t0 = performance.now();
+      await generateProducts(database, CATALOGUE);
+      console.info(`catalogue              + ${CATALOGUE.toLocaleString('en-US')} products (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     child = startServer(scratch.url, port);
@@ -217,10 +228,11 @@ async function main() {
     child.kill('SIGTERM');
     await new Promise((r) => child!.once('exit', r));
     child = undefined;
+    const ceiling = await measureCeiling({ connections: BUYERS, seconds: Math.min(10, DURATION_S) });
 
     // Stock + units sold (lines of orders still holding their stock) must equal the starting stock.
     const db = database.db;
-    const now = await db.select({ id: products.id, stock: products.countInStock }).from(products);
+    const now = await db.select({ id: products.id, stock: products.countInStock }).from(products).where(inArray(products.id, productIds));
     const sold = await db.select({ productId: orderItems.productId, units: sum(orderItems.quantity).mapWith(Number) })
       .from(orderItems).innerJoin(orders, eq(orders.id, orderItems.orderId))
       .where(isNull(orders.stockReleasedAt)).groupBy(orderItems.productId);
@@ -245,15 +257,26 @@ async function main() {
 
     console.info('');
     console.info(`duration               ${elapsed.toFixed(1)} s, ${BUYERS} concurrent buyers`);
-    console.info(`orders placed          ${stats.placed}  (${(stats.placed / elapsed).toFixed(1)} orders/s)`);
+    const requests = stats.addMs.length + stats.placeMs.length + stats.payMs.length;
+    console.info(`orders placed          ${stats.placed}  (${(stats.placed / elapsed).toFixed(1)} orders/s, ${rpsRatio(stats.placed / elapsed, ceiling)} req/s)`);
     console.info(`orders paid (demo)     ${stats.paid}  (${(stats.paid / elapsed).toFixed(1)} orders/s placed and paid)`);
+    console.info(`requests (cart, order, pay) ${(requests / elapsed).toFixed(1)} req/s (${rpsRatio(requests / elapsed, ceiling)})`);
     console.info(`refused out of stock   ${stats.outOfStock} orders, ${stats.addRefused} add-to-cart (scarce products left: ${scarceLeft.join(', ')})`);
     console.info(`errors                 ${stats.errors}${stats.errorSamples.length ? `  e.g. ${stats.errorSamples.join(' | ')}` : ''}`);
-    console.info(summary('POST /api/orders', stats.placeMs));
-    console.info(summary('PUT /api/orders/:id/pay', stats.payMs));
-    console.info(summary('POST /api/cart/items', stats.addMs));
+    console.info(summary('POST /api/orders', stats.placeMs, ceiling));
+    console.info(summary('PUT /api/orders/:id/pay', stats.payMs, ceiling));
+    console.info(summary('POST /api/cart/items', stats.addMs, ceiling));
+    console.info(describeCeiling(ceiling));
     console.info(`revenue (paid, USD)    ${(paidRows?.n ?? 0).toFixed(2)}`);
     console.info(`stock check            start ${startTotal} = now ${nowTotal} + sold ${unitsSold}: ${mismatches === 0 && startTotal === nowTotal + unitsSold ? 'OK' : `FAILED (${mismatches} products)`}`);
+    if (JSON_OUT) {
+      const p99 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 99);
+      writeFileSync(JSON_OUT, JSON.stringify({
+        catalogue: CATALOGUE + productIds.length, buyers: BUYERS, seconds: elapsed, ordersPerSecond: stats.placed / elapsed,
+        placeP99: p99(stats.placeMs), payP99: p99(stats.payMs), addP99: p99(stats.addMs), errors: stats.errors, stockOk: mismatches === 0,
+        ceiling,
+      }, null, 2));
+    }
     if (mismatches || stats.errors) process.exitCode = 1;
   } finally {
     if (child) {

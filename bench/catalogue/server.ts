@@ -1,11 +1,10 @@
 /**
  * The shop server for the catalogue benchmark, run as a child process so that the load generator
  * does not share its event loop: opens the database (PostgreSQL URL or in-memory PGlite), migrates,
- * generates the products, builds the real app with buildApp, adds a static JSON route (the
- * ceiling), listens on 127.0.0.1 and talks to the parent over IPC.
+ * generates the products, builds the real app with buildApp, listens on 127.0.0.1 and talks to
+ * the parent over IPC (the ceiling is measured by ../lib/ceiling.ts, in its own process).
  *
- * Messages in:  { type: 'static', name, body } stores a body for GET /__bench/static/{name};
- *               { type: 'rss', id } asks for the resident set size.
+ * Messages in:  { type: 'rss', id } asks for the resident set size.
  * Messages out: { type: 'ready', port, generateMs, samples } and { type: 'rss', id, rss }.
  */
 import { mkdtempSync } from 'node:fs';
@@ -39,18 +38,12 @@ async function main() {
   const generateMs = Date.now() - started;
 
   const app = await buildApp({ config, database });
-  const statics = new Map<string, string>();
-  app.get('/__bench/static/:name', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    const body = statics.get((request.params as { name: string }).name) ?? '{}';
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
 
   const slugs = await database.query<{ slug: string }>(`SELECT slug FROM products ORDER BY id LIMIT 1000 OFFSET ${Math.floor(opts.products / 3)}`);
-  process.on('message', (msg: { type: string; id?: number; name?: string; body?: string }) => {
-    if (msg.type === 'static' && msg.name) statics.set(msg.name, msg.body ?? '{}');
+  process.on('message', (msg: { type: string; id?: number }) => {
     if (msg.type === 'rss') process.send?.({ type: 'rss', id: msg.id, rss: process.memoryUsage().rss });
   });
   process.on('disconnect', () => {

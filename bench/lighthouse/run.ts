@@ -1,6 +1,10 @@
-// Mobile Lighthouse over the storefront (/, a product page, /search) against a running shop, plus
-// the initial JavaScript size gzipped, computed from the built index.html (entry script and its
-// modulepreloads). Prints figures; asserts nothing (targets are in issue 3).
+// Mobile Lighthouse over every storefront page type against a running shop, in one run: home, a
+// product, a supplier (CJ) product, search (plain and with a query), cart, sign-in, sign-up, forgot
+// password, privacy, a missing page, and — signed in as the demo customer (LH_EMAIL / LH_PASSWORD
+// override it), through a session cookie Lighthouse sends — shipping, payment, place order, order
+// history, an order and the profile. Plus the initial JavaScript size gzipped, computed from the
+// built index.html (entry script and its modulepreloads). Prints figures; the exit code is 1 when a
+// score is under its target. LH_PAGES=home,product,... measures only the pages of those names.
 //
 //   npm start                                   # or any running shop
 //   node --import tsx bench/lighthouse/run.ts [base-url] [web-dist-dir]
@@ -19,8 +23,10 @@ const baseUrl = (process.argv[2] ?? process.env.LH_BASE_URL ?? 'http://localhost
 const distDir = path.resolve(process.argv[3] ?? process.env.WEB_DIST_DIR ?? path.join(root, 'web/dist'));
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const TARGETS: Record<string, number> = { performance: 90, accessibility: 95, seo: 95 };
-const INITIAL_JS_TARGET_KB = 150;
+// Issue 12's goals (performance 98 on mobile, initial JS 100 KB gzipped); SEO is not scored for pages that
+// are deliberately `noindex` (cart, checkout, account, sign-in).
+const TARGETS: Record<string, number> = { performance: 98, accessibility: 95, seo: 95 };
+const INITIAL_JS_TARGET_KB = 100;
 
 interface LighthouseReport {
   categories: Record<string, { score: number | null }>;
@@ -46,7 +52,7 @@ function lighthouseCommand(): { cmd: string; args: string[] } {
   return existsSync(local) ? { cmd: local, args: [] } : { cmd: 'npx', args: ['--yes', 'lighthouse@12'] };
 }
 
-function runLighthouse(url: string, outDir: string, name: string): LighthouseReport {
+function runLighthouse(url: string, outDir: string, name: string, cookie?: string): LighthouseReport {
   const out = path.join(outDir, `${name}.json`);
   const { cmd, args } = lighthouseCommand();
   const result = spawnSync(
@@ -60,6 +66,7 @@ function runLighthouse(url: string, outDir: string, name: string): LighthouseRep
       '--form-factor=mobile',
       '--throttling-method=simulate',
       '--quiet',
+      ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
       '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync',
     ],
     { env: { ...process.env, CHROME_PATH: chromePath }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 },
@@ -78,18 +85,93 @@ function printTable(rows: Record<string, string | number>[]) {
   for (const r of rows) console.info(line(cols.map((c) => String(r[c] ?? ''))));
 }
 
+interface Page { name: string; path: string; cookie?: string }
+
+/** Cleanup to run after the measurements (a supplier product saved only for the run). */
+const cleanups: Array<() => Promise<void>> = [];
+
+/** Signs in through the API and returns the session cookies as one Cookie header, or null. */
+async function signIn(email: string, password: string): Promise<string | null> {
+  const res = await fetch(`${baseUrl}/api/users/signin`, {
+    method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) return null;
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]).filter(Boolean);
+  return cookies.length ? cookies.join('; ') : null;
+}
+
+/**
+ * When the shop has no saved supplier product (the demo data saves none), saves the first product of the
+ * supplier catalogue as the demo administrator (LH_ADMIN_EMAIL / LH_ADMIN_PASSWORD override it) and
+ * deletes it again after the run. Returns its slug, or undefined.
+ */
+async function saveSupplierProductForRun(): Promise<string | undefined> {
+  const cookie = await signIn(process.env.LH_ADMIN_EMAIL ?? 'admin@example.com', process.env.LH_ADMIN_PASSWORD ?? 'admin1234');
+  if (!cookie) return undefined;
+  const headers = { cookie, origin: baseUrl, 'content-type': 'application/json' };
+  const list = await fetch(`${baseUrl}/api/cj/products?page=1`, { headers: { cookie } });
+  const pid = list.ok ? ((await list.json()) as { data?: { content?: Array<{ pid: string }> } }).data?.content?.[0]?.pid : undefined;
+  if (!pid) return undefined;
+  const saved = await fetch(`${baseUrl}/api/cj/products/save`, { method: 'POST', headers, body: JSON.stringify({ pid }) });
+  if (!saved.ok) return undefined;
+  const { product, created } = (await saved.json()) as { product: { _id: string; slug: string }; created: boolean };
+  if (created) {
+    cleanups.push(async () => {
+      await fetch(`${baseUrl}/api/cj/products/${product._id}`, { method: 'DELETE', headers: { cookie, origin: baseUrl } });
+    });
+  }
+  return product.slug;
+}
+
+/** One page of each storefront type, found from the shop's own data. */
+async function storefrontPages(): Promise<Page[]> {
+  const search = (await (await fetch(`${baseUrl}/api/products/search?page=1`)).json()) as { products: { slug: string; name: string; cjData?: unknown }[] };
+  const all = search.products ?? [];
+  const plain = all.find((p) => !p.cjData);
+  const pages: Page[] = [{ name: 'home', path: '/' }];
+  if (plain) pages.push({ name: 'product', path: `/product/${encodeURIComponent(plain.slug)}` });
+  else console.warn('The catalogue is empty: no product page to measure.');
+  const cj = (await (await fetch(`${baseUrl}/api/products/search?query=${encodeURIComponent('supplier')}&page=1`)).json().catch(() => null)) as typeof search | null;
+  const cjSlug = [...all, ...(cj?.products ?? [])].find((p) => p.cjData)?.slug ?? (await saveSupplierProductForRun());
+  if (cjSlug) pages.push({ name: 'cj product', path: `/cj-product/${encodeURIComponent(cjSlug)}` });
+  else console.warn('No supplier product saved and none could be saved (LH_ADMIN_EMAIL / LH_ADMIN_PASSWORD): no /cj-product page to measure.');
+  const word = plain?.name.split(/\s+/)[0] ?? 'phone';
+  pages.push(
+    { name: 'search', path: '/search' },
+    { name: 'search query', path: `/search?query=${encodeURIComponent(word.toLowerCase())}` },
+    { name: 'cart', path: '/cart' },
+    { name: 'sign in', path: '/signin' },
+    { name: 'sign up', path: '/signup' },
+    { name: 'forgot password', path: '/forgot-password' },
+    { name: 'privacy', path: '/privacy' },
+    { name: 'not found', path: '/no-such-page' },
+  );
+  const cookie = await signIn(process.env.LH_EMAIL ?? 'jane@example.com', process.env.LH_PASSWORD ?? 'jane1234');
+  if (!cookie) {
+    console.warn('Could not sign in as the demo customer (set LH_EMAIL / LH_PASSWORD): signed-in pages are left out.');
+    return pages;
+  }
+  const mine = (await (await fetch(`${baseUrl}/api/orders/mine`, { headers: { cookie } })).json().catch(() => [])) as Array<{ _id: string }> | { orders?: Array<{ _id: string }> };
+  const orders = Array.isArray(mine) ? mine : (mine.orders ?? []);
+  pages.push(
+    { name: 'shipping', path: '/shipping', cookie },
+    { name: 'payment', path: '/payment', cookie },
+    { name: 'place order', path: '/placeorder', cookie },
+    { name: 'order history', path: '/orderhistory', cookie },
+    { name: 'profile', path: '/profile', cookie },
+  );
+  if (orders[0]) pages.push({ name: 'order', path: `/order/${orders[0]._id}`, cookie });
+  return pages;
+}
+
 async function main() {
   const health = await fetch(`${baseUrl}/api/health`).catch(() => null);
   if (!health?.ok) {
     console.error(`No shop answers at ${baseUrl} (GET /api/health). Start one with \`npm start\`, or pass its URL.`);
     process.exit(1);
   }
-  const products = (await (await fetch(`${baseUrl}/api/products`)).json()) as { slug: string }[];
-  const pages: [string, string][] = [['home', '/']];
-  if (products[0]) pages.push(['product', `/product/${encodeURIComponent(products[0].slug)}`]);
-  else console.warn('The catalogue is empty: no product page to measure.');
-  pages.push(['search', '/search']);
-
+  const only = process.env.LH_PAGES?.split(',').map((x) => x.trim()).filter(Boolean);
+  const pages = (await storefrontPages()).filter((p) => !only || only.includes(p.name));
   console.info(`Lighthouse (mobile, simulated throttling) against ${baseUrl}, Chromium ${chromePath}`);
   const keepDir = process.env.LH_OUT_DIR ? path.resolve(process.env.LH_OUT_DIR) : null;
   if (keepDir) mkdirSync(keepDir, { recursive: true });
@@ -97,12 +179,12 @@ async function main() {
   const rows: Record<string, string | number>[] = [];
   let failed = false;
   try {
-    for (const [name, pagePath] of pages) {
+    for (const { name, path: pagePath, cookie } of pages) {
       // Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): try again.
       let report: LighthouseReport | null = null;
       for (let attempt = 1; attempt <= 3 && !report; attempt++) {
         try {
-          const r = runLighthouse(`${baseUrl}${pagePath}`, outDir, name);
+          const r = runLighthouse(`${baseUrl}${pagePath}`, outDir, name, cookie);
           if (r.runtimeError && attempt < 3) console.warn(`  ${pagePath}: ${r.runtimeError.message} (retrying)`);
           else report = r;
         } catch (err) {
@@ -112,11 +194,13 @@ async function main() {
       }
       if (!report) throw new Error(`lighthouse gave no report for ${pagePath}`);
       if (report.runtimeError) console.warn(`${name}: ${report.runtimeError.message}`);
-      const row: Record<string, string | number> = { page: pagePath };
+      const row: Record<string, string | number> = { page: name, path: pagePath.length > 40 ? `${pagePath.slice(0, 37)}...` : pagePath };
+      // A page that asks not to be indexed (the 'is-crawlable' audit fails on purpose) is not held to the SEO goal.
+      const noindex = report.audits['is-crawlable']?.score === 0;
       for (const c of CATEGORIES) {
         const score = report.categories[c]?.score;
         row[c] = score === null || score === undefined ? 'n/a' : Math.round(score * 100);
-        if (typeof row[c] === 'number' && TARGETS[c] !== undefined && (row[c] as number) < TARGETS[c]) failed = true;
+        if (typeof row[c] === 'number' && TARGETS[c] !== undefined && (row[c] as number) < TARGETS[c] && !(c === 'seo' && noindex)) failed = true;
       }
       const metric = (id: string) => report.audits[id]?.displayValue ?? 'n/a';
       Object.assign(row, { FCP: metric('first-contentful-paint'), LCP: metric('largest-contentful-paint'), TBT: metric('total-blocking-time'), CLS: metric('cumulative-layout-shift') });
@@ -125,6 +209,7 @@ async function main() {
       if (failing.length > 0) console.info(`  ${pagePath} failing audits: ${failing.join('; ')}`);
     }
   } finally {
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     if (!keepDir) rmSync(outDir, { recursive: true, force: true });
   }
   printTable(rows);
@@ -138,7 +223,7 @@ async function main() {
   } else {
     console.warn(`No built web app at ${distDir}: build it (npm run build) or pass its directory to measure the initial JS.`);
   }
-  console.info(failed ? 'Some figures miss their targets (performance >= 90, accessibility >= 95, SEO >= 95, JS <= 150 KB).' : 'All figures meet their targets.');
+  console.info(failed ? 'Some figures miss their targets (performance >= 98, accessibility >= 95, SEO >= 95 on indexable pages, JS <= 100 KB).' : 'All figures meet their targets.');
 }
 
 main().catch((err: unknown) => {

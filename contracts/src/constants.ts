@@ -111,6 +111,21 @@ export const SEARCH_MESSAGES = {
 
 export const ADMIN_PAGE_SIZE = 10;
 
+/** Back-office product list: a product with 1 to this many in stock is "low stock" (0 is "out of stock"). */
+export const ADMIN_LOW_STOCK_MAX = 5;
+/** Stock filters of GET products/admin: every product, none left, or 1 to ADMIN_LOW_STOCK_MAX left. */
+export const ADMIN_STOCK_FILTERS = ['all', 'out', 'low'] as const;
+export type AdminStockFilter = (typeof ADMIN_STOCK_FILTERS)[number];
+/** Sorts of GET products/admin: newest first, name A-Z, price low to high, stock low to high. */
+export const ADMIN_PRODUCT_SORTS = ['newest', 'name', 'price', 'stock'] as const;
+export type AdminProductSort = (typeof ADMIN_PRODUCT_SORTS)[number];
+export const ADMIN_PRODUCT_QUERY_MESSAGES = {
+  search: 'Search must be at most 100 characters',
+  category: SEARCH_MESSAGES.category,
+  stock: `Stock must be one of: ${ADMIN_STOCK_FILTERS.join(', ')}`,
+  sort: `Sort must be one of: ${ADMIN_PRODUCT_SORTS.join(', ')}`,
+} as const;
+
 /** The spec's messages for the product form; the server answers them as `fieldErrors`. */
 export const PRODUCT_FORM_MESSAGES = {
   idRequired: 'Product ID is required',

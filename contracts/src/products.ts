@@ -3,6 +3,11 @@ import { idSchema } from './common.ts';
 import { finalPrice, MIN_UNIT_PRICE } from './money.ts';
 import {
   ADMIN_PAGE_SIZE,
+  ADMIN_PRODUCT_QUERY_MESSAGES,
+  ADMIN_PRODUCT_SORTS,
+  ADMIN_STOCK_FILTERS,
+  type AdminProductSort,
+  type AdminStockFilter,
   PRODUCT_FORM_MESSAGES,
   PRODUCT_PRICE_MAX,
   REVIEW_MESSAGES,
@@ -154,14 +159,38 @@ export const adminProductsQuerySchema = z.object({
       message: 'Page size must be a whole number from 1 to 100',
     })
     .transform(Number),
+  /** Part of the name, case-insensitive; '' for every product. */
+  search: z
+    .string({ error: ADMIN_PRODUCT_QUERY_MESSAGES.search })
+    .optional()
+    .transform((v) => v?.trim() ?? '')
+    .refine((v) => v.length <= 100, { message: ADMIN_PRODUCT_QUERY_MESSAGES.search }),
+  /** Exact category; '' or 'all' for every category (the storefront search's rule and message). */
+  category: productSearchQuerySchema.shape.category,
+  stock: z
+    .string({ error: ADMIN_PRODUCT_QUERY_MESSAGES.stock })
+    .optional()
+    .transform((v) => allOr(v?.trim()))
+    .refine((v): v is AdminStockFilter => (ADMIN_STOCK_FILTERS as readonly string[]).includes(v), { message: ADMIN_PRODUCT_QUERY_MESSAGES.stock })
+    .transform((v) => v as AdminStockFilter),
+  sort: z
+    .string({ error: ADMIN_PRODUCT_QUERY_MESSAGES.sort })
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? 'newest' : v.trim()))
+    .refine((v): v is AdminProductSort => (ADMIN_PRODUCT_SORTS as readonly string[]).includes(v), { message: ADMIN_PRODUCT_QUERY_MESSAGES.sort })
+    .transform((v) => v as AdminProductSort),
 });
 export type AdminProductsQuery = z.output<typeof adminProductsQuerySchema>;
+/** What the browser sends (all strings, all optional). */
+export type AdminProductsParams = z.input<typeof adminProductsQuerySchema>;
 
 export const adminProductListResponseSchema = z.object({
   products: z.array(productSchema),
   page: z.number().int(),
   pages: z.number().int(),
   countProducts: z.number().int(),
+  /** Every category in use (drafts included), sorted, for the category filter. */
+  categories: z.array(z.string()),
 });
 export type AdminProductListResponse = z.infer<typeof adminProductListResponseSchema>;
 

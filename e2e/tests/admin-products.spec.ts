@@ -126,13 +126,111 @@ test('admin product list: page links and Edit', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: /^Edit Product [0-9a-f]{24}$/ })).toBeVisible();
 });
 
-test('/admin/product with no id creates a draft and opens its edit page', async ({ page }) => {
+test('/admin/product asks before creating: opening it creates nothing, Cancel goes back, Create makes one draft', async ({ page }) => {
+  const api = await adminApi();
+  const count = async () => ((await (await api.get('/api/products/admin?page=1')).json()) as { countProducts: number }).countProducts;
+  const before = await count();
+
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/product');
+  await expect(page).toHaveURL(/\/admin\/product$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Product' })).toBeVisible();
+  await expect(page.getByText('Are you sure to create a new product?')).toBeVisible();
+  const axe = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  // Opening (and reloading) the page created nothing.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Product' })).toBeVisible();
+  expect(await count()).toBe(before);
+
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  expect(await count()).toBe(before);
+
+  await page.goto('/admin/product');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByText('Product created successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/product\/[0-9a-f]{24}$/);
+  const id = new URL(page.url()).pathname.split('/').pop()!;
+  expect(await count()).toBe(before + 1);
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Sample name');
   // The form is labelled and accessible, also while it shows its messages.
   await page.getByRole('button', { name: 'Update' }).click();
   await expect(page.getByText('Image is required')).toBeVisible();
   const results = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect((await api.delete(`/api/products/${id}`)).status()).toBe(200);
+  await api.dispose();
+});
+
+test('admin product list: search, category and stock filters, sort, and back to the same view after saving', async ({ page }) => {
+  const word = uniqueWord();
+  const category = `${word}-kit`;
+  const api = await adminApi();
+  const image = await uploadPng(api, [200, 90, 40]);
+  await createProduct(api, { name: `${word} Alpha`, slug: `${word}-alpha`, price: 30, category, image, countInStock: 0 });
+  await createProduct(api, { name: `${word} Beta`, slug: `${word}-beta`, price: 10, category, image, countInStock: 3 });
+  await createProduct(api, { name: `${word} Gamma`, slug: `${word}-gamma`, price: 20, category, image, countInStock: 40 });
+  // The server refuses bad filters with a message, never a 500.
+  const bad = await api.get('/api/products/admin?stock=plenty');
+  expect(bad.status()).toBe(400);
+  expect(((await bad.json()) as { message: string }).message).toBe('Stock must be one of: all, out, low');
+  await api.dispose();
+
+  await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/products');
+  const rows = page.getByRole('table').getByRole('row').filter({ hasText: word });
+  const names = async () => (await rows.locator('td:nth-child(3)').allTextContents()).map((t) => t.trim());
+
+  await page.getByRole('searchbox', { name: 'Search products by name' }).fill(word.toUpperCase());
+  await page.getByRole('main').getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/products\\?search=${word.toUpperCase()}$`));
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByText('3 products')).toBeVisible();
+  await expect(rows.first().getByTestId('product-thumbnail')).toHaveAttribute('src', image);
+
+  await page.getByLabel('Sort by').selectOption('price');
+  await expect(page).toHaveURL(/sort=price/);
+  await expect.poll(names).toEqual([`${word} Beta`, `${word} Gamma`, `${word} Alpha`]);
+  await page.getByLabel('Sort by').selectOption('stock');
+  await expect.poll(names).toEqual([`${word} Alpha`, `${word} Beta`, `${word} Gamma`]);
+
+  await page.getByLabel('Category').selectOption(category);
+  await page.getByLabel('Stock').selectOption('out');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`${word} Alpha`);
+  await expect(rows.first().getByTestId('product-stock')).toHaveText('0Out of stock');
+  await page.getByLabel('Stock').selectOption('low');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`${word} Beta`);
+  const listUrl = page.url();
+  const axe = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(listUrl).toContain(`category=${category}`);
+  expect(listUrl).toContain('stock=low');
+
+  // Edit -> Update comes back to the same filters; so does Back to products, and the browser's Back.
+  await rows.first().getByRole('link', { name: `Edit ${word} Beta` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Edit Product / })).toBeVisible();
+  await page.getByLabel('Count In Stock', { exact: true }).fill('4');
+  await page.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByText('Product updated successfully')).toBeVisible();
+  await expect(page).toHaveURL(listUrl);
+  await expect(page.getByLabel('Stock')).toHaveValue('low');
+  await expect(rows.first().getByTestId('product-stock')).toHaveText('4Low stock');
+  await rows.first().getByRole('link', { name: `Edit ${word} Beta` }).click();
+  await page.getByRole('link', { name: /Back to products/ }).click();
+  await expect(page).toHaveURL(listUrl);
+  await rows.first().getByRole('link', { name: `Edit ${word} Beta` }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(`${word} Beta`);
+  await page.goBack();
+  await expect(page).toHaveURL(listUrl);
+  await expect(rows).toHaveCount(1);
+
+  // A page past the last: a notice and a link to the last page, not a blank list.
+  await page.goto(`/admin/products?search=${word}&page=7`);
+  await expect(page.getByText('Page 7 does not exist: there is only 1 page.')).toBeVisible();
+  await page.getByRole('link', { name: 'Go to page 1' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/products\\?search=${word}$`));
+  await expect(rows).toHaveCount(3);
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
 });

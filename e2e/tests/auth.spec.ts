@@ -231,7 +231,7 @@ test.describe('guards', () => {
     await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/dashboard');
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
     await page.getByRole('button', { name: 'Admin', exact: true }).click();
-    for (const name of ['Dashboard', 'Products', 'Orders', 'Users', 'Chats', 'CJ Products']) {
+    for (const name of ['Dashboard', 'Products', 'Orders', 'Users', 'Leads', 'Chats', 'CJ Products']) {
       await expect(page.locator('.dropdown-menu.show').getByRole('link', { name, exact: true })).toBeVisible();
     }
   });

@@ -1,5 +1,6 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_ADMIN, signIn, signUpViaApi, uniqueEmail } from './fixtures';
+import { createAccountViaApi, DEMO_ADMIN, signIn, signUpViaApi, uniqueEmail } from './fixtures';
 
 const chatButton = (page: Page) => page.getByRole('button', { name: /^Chat Support/ });
 const panel = (page: Page) => page.getByRole('dialog');
@@ -98,3 +99,71 @@ test('a customer and an administrator chat live; offline administrator → the A
   await adminContext.close();
   await customerContext.close();
 });
+
+test('signing in ends the guest chat: the widget switches to the account and the guest cookie is gone', async ({ browser, playwright, baseURL }) => {
+  const api = await playwright.request.newContext({ baseURL });
+  const account = await createAccountViaApi(api, { name: `Gwen ${Date.now().toString(36)}` });
+  await api.dispose();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await chatButton(page).click();
+  await panel(page).getByLabel('Your Name').fill('Gwen As Guest');
+  await panel(page).getByLabel('Your Email').fill(uniqueEmail('gwen-guest'));
+  await panel(page).getByRole('button', { name: 'Start Chatting' }).click();
+  await send(page, 'a question asked as a guest');
+  await expect(panel(page).getByText('a question asked as a guest')).toBeVisible();
+  expect((await context.cookies()).some((c) => c.name === 'chat_guest')).toBe(true);
+
+  await signIn(page, account.email, account.password);
+  await expect(page.getByRole('button', { name: `Hello, ${account.name}` })).toBeVisible();
+  expect((await context.cookies()).some((c) => c.name === 'chat_guest')).toBe(false);
+  if (!(await panel(page).isVisible())) await chatButton(page).click();
+  await expect(page.getByRole('dialog', { name: 'Chat Support' })).toBeVisible();
+  await expect(panel(page).getByTestId('chat-connection')).toContainText('Connected');
+  // The guest's conversation (and greeting) stays with the guest; the account starts its own.
+  await expect(panel(page).getByText('a question asked as a guest')).toHaveCount(0);
+  await expect(panel(page).getByText(/Hello Gwen As Guest/)).toHaveCount(0);
+  await send(page, 'now asking as myself');
+  await expect(panel(page).getByText('now asking as myself')).toBeVisible();
+  await context.close();
+});
+
+// The open widget (guest form, then a conversation) in both themes, on a desktop and a 390 px phone.
+for (const [mode, width] of [['light', 1280], ['dark', 1280], ['light', 390], ['dark', 390]] as const) {
+  test(`the open chat widget has no serious or critical accessibility violations (${mode}, ${width} px)`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 800 } });
+    await context.addInitScript((m) => {
+      localStorage.setItem('mode', JSON.stringify(m));
+      localStorage.setItem('cookieConsent', JSON.stringify(true));
+    }, mode);
+    const page = await context.newPage();
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveAttribute('data-bs-theme', mode);
+    const serious = async () => {
+      const results = await new AxeBuilder({ page }).include('.shop-chat-panel').include('.shop-chat-button').analyze();
+      return results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    await chatButton(page).click();
+    await expect(page.getByRole('dialog', { name: 'Welcome to Chat' })).toBeVisible();
+    // The guest form, with its validation messages showing.
+    await panel(page).getByRole('button', { name: 'Start Chatting' }).click();
+    await expect(panel(page).getByText('Please enter your name')).toBeVisible();
+    expect(await serious()).toEqual([]);
+    await panel(page).getByLabel('Your Name').fill('Axel Axe');
+    await panel(page).getByLabel('Your Email').fill(uniqueEmail('axe'));
+    await panel(page).getByRole('button', { name: 'Start Chatting' }).click();
+    await expect(page.getByRole('dialog', { name: 'Chat Support' })).toBeVisible();
+    await send(page, 'what is your return policy?');
+    await expect(panel(page).getByTestId('chat-message').filter({ hasText: 'AI Assistant' }).nth(1)).toBeVisible();
+    if (width === 390) {
+      // Below 576 px the panel takes the whole screen.
+      const box = await panel(page).boundingBox();
+      expect(box?.width).toBeGreaterThanOrEqual(389);
+    }
+    expect(await serious()).toEqual([]);
+    await context.close();
+  });
+}

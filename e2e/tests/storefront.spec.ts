@@ -62,7 +62,7 @@ test('any GET that is not the API or a file gets the app, whatever the Accept he
   }
 });
 
-test('the admin guard sends a customer to /signin?redirect= with a notice; an administrator comes back to the page', async ({ page }) => {
+test('the admin guard sends a customer to /signin?redirect= with a notice; an administrator comes back to the page', async ({ page, browser }) => {
   await signIn(page, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/admin/orders');
@@ -74,11 +74,13 @@ test('the admin guard sends a customer to /signin?redirect= with a notice; an ad
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/admin\/orders$/);
 
-  await page.context().clearCookies();
-  await page.evaluate(() => localStorage.clear());
-  await page.goto('/admin/dashboard');
-  await expect(page).toHaveURL(/\/signin\?redirect=\/admin\/dashboard$/);
-  await expect(page.getByText(/An administrator account is needed/)).toBeVisible();
+  // A visitor without a session (a browser of its own: the signed-in tab above keeps running).
+  const anonymous = await browser.newContext();
+  const visitor = await anonymous.newPage();
+  await visitor.goto('/admin/dashboard');
+  await expect(visitor).toHaveURL(/\/signin\?redirect=\/admin\/dashboard$/);
+  await expect(visitor.getByText(/An administrator account is needed/)).toBeVisible();
+  await anonymous.close();
 });
 
 test('the newsletter stores the subscription, mails an unsubscribe link, and the link unsubscribes', async ({ page }) => {

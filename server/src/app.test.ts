@@ -1,93 +1,11 @@
-import Fastify from 'fastify';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from './app.ts';
-import type { Executor } from './db/client.ts';
 import { users } from './db/schema.ts';
-import { authPlugin, listRegisteredRoutes, type RegisteredRoute } from './lib/auth.ts';
 import { ORIGIN_NOT_ALLOWED } from './lib/origin-check.ts';
-import { createTokenSigner } from './lib/tokens.ts';
 import { createTestApp, createUser, openTestDatabase, testConfig, type TestApp, type TestUser } from './test/test-app.ts';
 
-const UNAUTHORIZED = { message: 'Not authorized, please sign in', code: 'UNAUTHORIZED' };
-const FORBIDDEN = { message: 'Admin access required', code: 'FORBIDDEN' };
-const SAMPLE_ID = '0123456789abcdef01234567';
-
-/** A concrete URL for a route pattern: every parameter becomes a valid-looking id. */
-function concreteUrl(pattern: string): string {
-  return pattern.replace(/:[A-Za-z0-9_]+(\([^)]*\))?/g, SAMPLE_ID).replace(/\*/g, 'x');
-}
-
-describe('route access: every registered route declares who may call it', () => {
-  let t: TestApp;
-  let customer: TestUser;
-  let routes: RegisteredRoute[];
-  beforeAll(async () => {
-    t = await createTestApp();
-    customer = await createUser(t);
-    routes = listRegisteredRoutes(t.app).filter((r) => r.method !== 'HEAD');
-  });
-  afterAll(async () => { await t.close(); });
-
-  it('sees the API routes of every module', () => {
-    const urls = routes.map((r) => `${r.method} ${r.url}`);
-    expect(urls).toContain('POST /api/users/signin');
-    expect(urls).toContain('PUT /api/users/profile');
-    expect(urls).toContain('GET /api/health');
-    expect(routes.every((r) => ['public', 'user', 'admin'].includes(r.access))).toBe(true);
-    expect(routes.filter((r) => r.access === 'user').length).toBeGreaterThan(0);
-  });
-
-  it('answers 401 to anonymous callers and 403 to customers on every admin route', async () => {
-    const admin = routes.filter((r) => r.access === 'admin');
-    const failures: string[] = [];
-    for (const r of admin) {
-      const url = concreteUrl(r.url);
-      const method = r.method as 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-      const payload = method === 'GET' || method === 'DELETE' ? undefined : {};
-      const anonymous = await t.app.inject({ method, url, payload });
-      if (anonymous.statusCode !== 401 || JSON.stringify(anonymous.json()) !== JSON.stringify(UNAUTHORIZED)) {
-        failures.push(`${r.method} ${r.url} anonymous -> ${anonymous.statusCode} ${anonymous.body}`);
-      }
-      const asCustomer = await t.app.inject({ method, url, payload, headers: { cookie: customer.cookie } });
-      if (asCustomer.statusCode !== 403 || JSON.stringify(asCustomer.json()) !== JSON.stringify(FORBIDDEN)) {
-        failures.push(`${r.method} ${r.url} customer -> ${asCustomer.statusCode} ${asCustomer.body}`);
-      }
-    }
-    expect(failures).toEqual([]);
-  });
-
-  it('answers 401 to anonymous callers on every signed-in route', async () => {
-    const failures: string[] = [];
-    for (const r of routes.filter((x) => x.access === 'user')) {
-      const method = r.method as 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-      const res = await t.app.inject({ method, url: concreteUrl(r.url), payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      if (res.statusCode !== 401 || JSON.stringify(res.json()) !== JSON.stringify(UNAUTHORIZED)) {
-        failures.push(`${r.method} ${r.url} -> ${res.statusCode} ${res.body}`);
-      }
-    }
-    expect(failures).toEqual([]);
-  });
-
-  it('refuses to register a route without an access rule', async () => {
-    const app = Fastify({ logger: false });
-    const register = async () => {
-      await app.register(authPlugin, {
-        // registration alone never touches the database
-        signer: createTokenSigner('x'.repeat(32), 60), db: undefined as unknown as Executor, accessTokenTtlSeconds: 60, refreshTokenTtlDays: 1, cookieSecure: false,
-      });
-      await app.register(async (child) => {
-        child.get('/api/forgotten', async () => ({ ok: true }));
-      });
-      await app.ready();
-    };
-    try {
-      await expect(register()).rejects.toThrow("Route GET /api/forgotten must declare config.access ('public' | 'user' | 'admin')");
-    } finally {
-      await app.close().catch(() => undefined);
-    }
-  });
-});
+// Who may call each route (every route x anonymous, customer, another customer, administrator): access-matrix.test.ts.
 
 describe('error shape', () => {
   let app: App;

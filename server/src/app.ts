@@ -141,6 +141,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerOriginCheck(app, config.publicUrl);
   registerInputGuard(app);
 
+  // Before the API docs, so that their routes are in the route table too (the access matrix test
+  // calls every route; registerOpsAccess above gives them their access).
+  await app.register(authPlugin, {
+    signer: ctx.signer,
+    db: ctx.db,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    refreshTokenTtlDays: config.refreshTokenTtlDays,
+    cookieSecure: config.cookieSecure,
+  });
+
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Shop API', version: '1.0.0', description: 'Storefront, back office and checkout API' },
@@ -150,13 +160,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   if (config.ops.apiDocs !== 'off') await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
 
-  await app.register(authPlugin, {
-    signer: ctx.signer,
-    db: ctx.db,
-    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-    refreshTokenTtlDays: config.refreshTokenTtlDays,
-    cookieSecure: config.cookieSecure,
-  });
   if (config.ops.metrics !== 'off') registerMetrics(app);
 
   await app.register(healthRoutes, { prefix: '/api' });

@@ -18,6 +18,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   REDIS_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
@@ -65,6 +66,8 @@ const envSchema = z.object({
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(5),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   PG_BIN_DIR: z.string().optional(),
+  // Processes per instance (node:cluster workers sharing the port); honoured on PostgreSQL + Redis only.
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   METRICS_ACCESS: opsAccess.optional(),
   API_DOCS_ACCESS: opsAccess.optional(),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
@@ -81,6 +84,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Parameterised queries run as per-connection prepared statements (PostgreSQL). */
+  databasePreparedStatements: boolean;
   redisUrl: string | undefined;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -123,6 +128,8 @@ export interface Config {
   shutdown: { drainSeconds: number; timeoutSeconds: number };
   /** Directory of pg_dump/pg_restore for backups (unset: found on PATH). */
   pgBinDir: string | undefined;
+  /** Worker processes asked for (WEB_CONCURRENCY); see cluster.ts for when it is honoured. */
+  webConcurrency: number;
   /** /metrics and /api/docs: public, protected (METRICS_TOKEN bearer or an admin session) or off. */
   ops: { metrics: OpsAccess; apiDocs: OpsAccess; token: string | undefined };
 }
@@ -184,6 +191,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL || undefined,
     jwtSecret,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
@@ -221,6 +229,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },
     pgBinDir: e.PG_BIN_DIR || undefined,
+    webConcurrency: e.WEB_CONCURRENCY,
     ops: {
       metrics: e.METRICS_ACCESS ?? (isProduction ? 'protected' : 'public'),
       apiDocs: e.API_DOCS_ACCESS ?? (isProduction ? 'protected' : 'public'),

@@ -1,25 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DB } from './test/test-app.ts';
+import { freePort } from './test/ports.ts';
 
 // Starts the real entry point as a child process: the second start must reuse the data dir, and
 // SIGTERM must stop it cleanly. Runs once (on the PGlite project), since it exercises the embedded default.
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 
-function spawnMain(dataDir: string, port: number, env: Record<string, string> = {}) {
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+const TSX_MAIN = ['--import', 'tsx', 'src/main.ts'];
+
+function spawnMain(dataDir: string, port: number, env: Record<string, string> = {}, args = TSX_MAIN) {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, args, {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: {
       ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn',
@@ -32,8 +27,8 @@ function spawnMain(dataDir: string, port: number, env: Record<string, string> = 
   return { child, output: () => out };
 }
 
-async function start(dataDir: string, port: number, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
-  const { child, output } = spawnMain(dataDir, port, env);
+async function start(dataDir: string, port: number, env: Record<string, string> = {}, args = TSX_MAIN): Promise<{ child: ChildProcess; output: () => string }> {
+  const { child, output } = spawnMain(dataDir, port, env, args);
   const out = { get value() { return output(); } };
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -129,4 +124,32 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('npm start runs the compiled server: server/dist builds and starts without tsx, with its migrations and assets', async () => {
+    const build = spawnSync(process.execPath, [path.join(SERVER_DIR, '../scripts/build-server.mjs')], { encoding: 'utf8' });
+    expect(build.status, build.stderr + build.stdout).toBe(0);
+    const dist = path.join(SERVER_DIR, 'dist');
+    // Files read next to the code at run time are copied beside the JavaScript.
+    const sql = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+    expect(sql(path.join(dist, 'db/migrations'))).toEqual(sql(path.join(SERVER_DIR, 'src/db/migrations')));
+    expect(existsSync(path.join(dist, 'modules/chat/assistant/faq.json'))).toBe(true);
+    expect(existsSync(path.join(dist, 'main.test.js'))).toBe(false);
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'shop-dist-'));
+    const port = await freePort();
+    // WEB_CONCURRENCY is not honoured on the embedded database: one process, and a line saying why.
+    const server = await start(dir, port, { WEB_CONCURRENCY: '2' }, [path.join(dist, 'main.js')]);
+    try {
+      expect(server.output()).toContain('WEB_CONCURRENCY=2 ignored: the embedded PGlite database can be opened by one process only');
+      expect((await fetch(`http://127.0.0.1:${port}/api/ready`)).status).toBe(200);
+      const search = await fetch(`http://127.0.0.1:${port}/api/products/search?query=headphones`);
+      expect(search.status).toBe(200);
+      expect(((await search.json()) as { products: unknown[] }).products.length).toBeGreaterThan(0);
+      server.child.kill('SIGTERM');
+      expect(await exitOf(server.child)).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -5,7 +5,9 @@ import { migrate } from './db/migrate.ts';
 import { claimPgliteDir, PgliteInUseError } from './db/pglite-lock.ts';
 import { drainAndClose } from './modules/health/shutdown.ts';
 import { runStartupTasks } from './startup.ts';
+import cluster from 'node:cluster';
 import path from 'node:path';
+import { clusterPlan, runPrimary } from './cluster.ts';
 
 async function main() {
   let config;
@@ -17,6 +19,16 @@ async function main() {
       process.exit(1);
     }
     throw err;
+  }
+  // WEB_CONCURRENCY > 1 (PostgreSQL + Redis): this process only forks and watches the workers,
+  // each of which runs the rest of main() as a full server on the shared port.
+  const plan = clusterPlan(config);
+  if (cluster.isPrimary) {
+    if (plan.note) console.info(plan.note);
+    if (plan.workers > 1) {
+      runPrimary({ workers: plan.workers, shutdown: config.shutdown });
+      return;
+    }
   }
   const pgliteDir = path.join(config.dataDir, 'pglite');
   let releasePglite = () => {};
@@ -35,6 +47,7 @@ async function main() {
     databaseUrl: config.databaseUrl,
     pgliteDir,
     poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
   });
   await migrate(database);
   const app = await buildApp({ config, database });
@@ -69,7 +82,8 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port });
   const url = `http://localhost:${config.port}`;
-  console.info(`Shop ready on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+  const worker = cluster.isWorker ? `, worker ${cluster.worker?.id ?? '?'} pid ${process.pid}` : '';
+  console.info(`Shop ready on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}${worker})`);
 }
 
 main().catch((err: unknown) => {

@@ -68,7 +68,7 @@ export async function describeSchema(db: RawExecutor): Promise<Record<string, Ta
      FROM pg_constraint con
      JOIN pg_class c ON c.oid = con.conrelid
      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public'
+     WHERE n.nspname = 'public' AND con.contype <> 't' -- constraint triggers are triggers (migrations own them)
      ORDER BY c.relname, con.conname`,
   );
   for (const k of constraints) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -37,6 +38,58 @@ export interface DatabaseOptions {
   /** Directory for PGlite data; `undefined` (or 'memory://') keeps it in memory. */
   pgliteDir?: string | undefined;
   poolSize?: number;
+  /**
+   * PostgreSQL only: run parameterised queries as named prepared statements, parsed and planned once
+   * per connection (default true). Turn off behind a pooler in transaction mode that does not
+   * track prepared statements (pgbouncer before 1.21, or without max_prepared_statements).
+   */
+  preparedStatements?: boolean;
+}
+
+/** At most this many statements are prepared per connection; later new texts run unprepared. */
+export const MAX_PREPARED_PER_CONNECTION = 1_000;
+
+type QueryConfigLike = { text?: unknown; values?: unknown; name?: unknown };
+
+/** Statement names by SQL text, shared by every connection (bounded; a miss only costs a digest). */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `q${createHash('sha1').update(text).digest('base64url')}`;
+    if (statementNames.size >= 4 * MAX_PREPARED_PER_CONNECTION) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Makes every parameterised query on `client` a named prepared statement: the name is a digest of
+ * the SQL text, so the same text always maps to the same statement and a different text can never
+ * reuse another's name. node-postgres prepares a name once per connection and then only binds and
+ * executes it, which skips PostgreSQL's parse and plan work on every repeat (the bulk of a cheap
+ * query's cost). Queries without parameters (transaction control, multi-statement migrations) run
+ * as before. The number of statements per connection is bounded.
+ */
+function prepareRepeatedQueries(client: pg.PoolClient): void {
+  const prepared = new Set<string>();
+  const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const [first, second] = args;
+    // The forms node-postgres accepts: (text, values?, cb?) and (config, values?, cb?).
+    let base: QueryConfigLike | undefined;
+    if (typeof first === 'string') base = { text: first };
+    else if (first && typeof first === 'object' && !('submit' in first)) base = first as QueryConfigLike;
+    const values = Array.isArray(second) ? second : base?.values;
+    if (base && typeof base.text === 'string' && base.name == null && Array.isArray(values) && values.length > 0) {
+      const name = statementName(base.text);
+      if (prepared.has(name) || prepared.size < MAX_PREPARED_PER_CONNECTION) {
+        prepared.add(name);
+        return original({ ...base, values, name }, ...args.slice(Array.isArray(second) ? 2 : 1));
+      }
+    }
+    return original(...args);
+  };
 }
 
 // node-postgres returns numeric/bigint as strings; counts are safe as numbers here.
@@ -48,6 +101,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     pool.on('error', () => {
       /* idle client errors are surfaced by the next query */
     });
+    if (opts.preparedStatements !== false) pool.on('connect', prepareRepeatedQueries);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       kind: 'postgres',

@@ -159,8 +159,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, opts) => 
   });
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    // Routes registered before this plugin (API docs) declare 'public' in app.ts; anything else
-    // without a rule is refused, except the not-found handler.
+    // A route registered before this plugin has no checked rule: refused, except the not-found handler.
     const access: Access = config.access ?? (request.is404 ? 'public' : 'admin');
     if (access === 'public' && !config.optionalUser) return;
     request.user = await resolveUser(request, opts);

@@ -1,51 +1,21 @@
-import { once } from 'node:events';
-import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { jobs as jobsTable, outbox } from '../db/schema.ts';
+import { startSmtpServer } from '../test/smtp-mock.ts';
 import { openTestDatabase } from '../test/test-app.ts';
 import { createJobRunner, findJob } from './jobs.ts';
 import { createMailer, MAIL_SEND_JOB, messageIdFor, registerMailJobs } from './mailer.ts';
 
-/** A minimal SMTP server (the protocol nodemailer speaks) that records what it receives. */
-async function startSmtpServer(opts: { rejectData?: boolean } = {}) {
+/** The test SMTP server, recording the text of every message it receives. */
+async function recordingSmtpServer(opts: { rejectData?: boolean } = {}) {
   const received: string[] = [];
-  const server = net.createServer((socket) => {
-    let inData = false;
-    let data = '';
-    let buffer = '';
-    socket.write('220 test ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let idx: number;
-      while ((idx = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, idx);
-        buffer = buffer.slice(idx + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            received.push(data);
-            data = '';
-            socket.write(opts.rejectData ? '554 rejected\r\n' : '250 queued\r\n');
-          } else {
-            data += `${line}\n`;
-          }
-          continue;
-        }
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === 'EHLO' || cmd === 'HELO') socket.write('250 test\r\n');
-        else if (cmd === 'DATA') { inData = true; socket.write('354 go ahead\r\n'); }
-        else if (cmd === 'QUIT') { socket.end('221 bye\r\n'); }
-        else socket.write('250 ok\r\n');
-      }
-    });
+  const smtp = await startSmtpServer(({ data }) => {
+    received.push(data);
+    return opts.rejectData ? '554 rejected' : '250 queued';
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { ...smtp, received };
 }
 
 describe('mailer', () => {
@@ -70,7 +40,7 @@ describe('mailer', () => {
   };
 
   it('with SMTP_URL: records the message and a mail.send job in one go; the job delivers it once and marks it sent', async () => {
-    const smtp = await startSmtpServer();
+    const smtp = await recordingSmtpServer();
     try {
       let kicks = 0;
       const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, onQueued: () => { kicks += 1; } });
@@ -103,7 +73,7 @@ describe('mailer', () => {
   });
 
   it('keeps the message in the outbox, unsent, when SMTP refuses it (5xx: the job fails with the code)', async () => {
-    const smtp = await startSmtpServer({ rejectData: true });
+    const smtp = await recordingSmtpServer({ rejectData: true });
     try {
       const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
       await mailer.send({ to: 'refused@example.com', subject: 'Nope', text: 'x' });
@@ -117,7 +87,7 @@ describe('mailer', () => {
   });
 
   it('retries later when the SMTP server cannot be reached', async () => {
-    const smtp = await startSmtpServer();
+    const smtp = await recordingSmtpServer();
     await smtp.close();
     const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
     await mailer.send({ to: 'down@example.com', subject: 'Later', text: 'x' });

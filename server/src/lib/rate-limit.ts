@@ -14,6 +14,8 @@ export interface RateLimitResult {
 /** Fixed-window counters keyed by whatever the caller chooses (IP, e-mail, ...). */
 export interface RateLimiter {
   hit(key: string, max: number, windowSeconds: number): Promise<RateLimitResult>;
+  /** Counts one hit against each key at once (with Redis: one round trip for all of them). */
+  hitMany(hits: Array<{ key: string; max: number; windowSeconds: number }>): Promise<RateLimitResult[]>;
   /** Hits in the current window, without counting one (0 when there is no window). */
   count(key: string): Promise<number>;
   reset(key: string): Promise<void>;
@@ -22,7 +24,10 @@ export interface RateLimiter {
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const buckets = new Map<string, { count: number; resetAt: number }>();
   let lastSweep = now();
-  return {
+  const limiter: RateLimiter = {
+    async hitMany(hits) {
+      return Promise.all(hits.map((h) => limiter.hit(h.key, h.max, h.windowSeconds)));
+    },
     async hit(key, max, windowSeconds) {
       const t = now();
       if (t - lastSweep > 60_000) {
@@ -50,22 +55,32 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       buckets.delete(key);
     },
   };
+  return limiter;
 }
 
 /** Shared counters for several app instances behind a load balancer. */
 export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
-  return {
+  const limiter: RateLimiter = {
     async hit(key, max, windowSeconds) {
-      const k = prefix + key;
-      const windowMs = windowSeconds * 1000;
-      // One MULTI: start the window (with its expiry) if there is none, count, read what is left.
-      const results = await redis.multi().set(k, 0, 'PX', windowMs, 'NX').incr(k).pttl(k).exec();
+      const [result] = await limiter.hitMany([{ key, max, windowSeconds }]);
+      return result!;
+    },
+    async hitMany(hits) {
+      // One MULTI for every key: start the window (with its expiry) if there is none, count, read what is left.
+      const multi = redis.multi();
+      for (const h of hits) {
+        const k = prefix + h.key;
+        multi.set(k, 0, 'PX', h.windowSeconds * 1000, 'NX').incr(k).pttl(k);
+      }
+      const results = await multi.exec();
       if (!results) throw new Error('rate limiter: Redis transaction aborted');
       for (const [err] of results) if (err) throw err;
-      const count = Number(results[1]?.[1]);
-      const ttl = Number(results[2]?.[1]);
-      const ttlMs = ttl > 0 ? ttl : windowMs;
-      return { count, allowed: count <= max, remaining: Math.max(0, max - count), retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+      return hits.map((h, i) => {
+        const count = Number(results[i * 3 + 1]?.[1]);
+        const ttl = Number(results[i * 3 + 2]?.[1]);
+        const ttlMs = ttl > 0 ? ttl : h.windowSeconds * 1000;
+        return { count, allowed: count <= h.max, remaining: Math.max(0, h.max - count), retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+      });
     },
     async count(key) {
       return Number(await redis.get(prefix + key)) || 0;
@@ -74,6 +89,7 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimite
       await redis.del(prefix + key);
     },
   };
+  return limiter;
 }
 
 /**
@@ -86,7 +102,7 @@ export async function enforceRateLimits(
   keys: string[],
   limit: { max: number; windowSeconds: number },
 ): Promise<void> {
-  const results = await Promise.all(keys.map((key) => limiter.hit(key, limit.max, limit.windowSeconds)));
+  const results = await limiter.hitMany(keys.map((key) => ({ key, max: limit.max, windowSeconds: limit.windowSeconds })));
   const blocked = results.filter((r) => !r.allowed);
   if (!blocked.length) return;
   reply.header('retry-after', String(Math.max(...blocked.map((r) => r.retryAfterSeconds))));

@@ -97,6 +97,16 @@ async function fillShop(shop: Shop) {
   const second = await placeOrderFor(shop, customer, [{ productId: lamp.id, quantity: 1 }]);
   expect((await call(shop, customer, 'PUT', `/api/orders/${first._id}/pay`, { demo: true })).status).toBe(200);
   expect((await call(shop, customer, 'POST', `/api/products/${lamp.id}/reviews`, { rating: 5, comment: 'Still shining after a restore' })).status).toBe(201);
+  // Chat: a guest greeted by the AI, the customer's question with its AI answer, an administrator's reply (and the leads they make).
+  expect((await shop.app.inject({ method: 'POST', url: '/api/chat/guest-session', payload: { name: 'Backup Guest', email: 'guest@example.com' } })).statusCode).toBe(200);
+  expect((await call(shop, customer, 'POST', '/api/chat/save', { message: { content: 'Is the Backup Lamp in stock?', clientId: 'backup-q' } })).status).toBe(201);
+  for (let i = 0; i < 100; i += 1) {
+    const history = await call<Array<{ messages: Array<{ sender: string }> }>>(shop, customer, 'GET', '/api/chat/history');
+    if (history.body[0]?.messages.some((m) => m.sender === 'ai')) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect((await call(shop, admin, 'POST', '/api/chat/save', { message: { content: 'Yes, 50 of them.', clientId: 'backup-a', recipientId: customer.id } })).status).toBe(201);
+  await shop.app.ctx.background.flush();
   return { customer, orderIds: [first._id, second._id].sort(), paidId: first._id, image };
 }
 
@@ -134,6 +144,9 @@ describe(`backup and restore on ${TEST_DB}`, () => {
   it('backs up, restores into a fresh database and data directory, and the shop on it has every row and image, and the customer their orders', async () => {
     expect(sourceTables.orders?.rows).toBe(2);
     expect(sourceTables.reviews?.rows).toBeGreaterThan(100);
+    expect(sourceTables.chat_messages?.rows).toBe(4);
+    expect(sourceTables.chat_conversations?.rows).toBe(2);
+    expect(sourceTables.leads?.rows).toBe(2);
     expect(sourceImages.size).toBe(193);
     if (TEST_DB === 'pglite') {
       // The embedded database belongs to one process: a running shop keeps the backup out.
@@ -187,6 +200,12 @@ describe(`backup and restore on ${TEST_DB}`, () => {
       expect(orders.map((o) => o._id).sort()).toEqual(filled.orderIds);
       expect(orders.find((o) => o._id === filled.paidId)?.isPaid).toBe(true);
       expect(orders.every((o) => o.orderItems[0]?.image === filled.image)).toBe(true);
+      // …and their chat, question, AI answer and the administrator's reply.
+      const chat = await shop.app.inject({ method: 'GET', url: '/api/chat/history', headers: { cookie } });
+      expect(chat.statusCode).toBe(200);
+      const messages = (chat.json() as Array<{ messages: Array<{ sender: string; content: string }> }>)[0]!.messages;
+      expect(messages.map((m) => m.sender)).toEqual(['user', 'ai', 'admin']);
+      expect(messages.at(-1)?.content).toBe('Yes, 50 of them.');
     } finally {
       await shop.close();
     }

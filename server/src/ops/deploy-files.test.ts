@@ -73,7 +73,7 @@ describe.runIf(TEST_DB === 'pglite')('deploy/ files', () => {
 
   it('the systemd unit runs the server with its own port and data directory and stops it with SIGTERM in time', () => {
     const unit = readFileSync(path.join(DEPLOY, 'systemd/shop@.service'), 'utf8');
-    expect(unit).toContain('ExecStart=/usr/bin/node --import tsx src/main.ts');
+    expect(unit).toContain('ExecStart=/usr/bin/node dist/main.js');
     expect(unit).toContain('EnvironmentFile=/etc/shop/shop.env');
     expect(unit).toContain('Environment=PORT=%i');
     expect(unit).toContain('Environment=DATA_DIR=/var/lib/shop/%i');

@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
 import { postgresOnlySkipReason } from '../test/requirements.ts';
+import { startSmtpServer } from '../test/smtp-mock.ts';
 import { createScratchPostgres } from '../test/test-app.ts';
 
 // Three app server processes on one scratch PostgreSQL database, each with its own DATA_DIR (three
@@ -31,69 +31,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Instance { name: string; port: number; child: ChildProcess; log: string; dataDir: string }
 
 /**
- * A small SMTP server counting acknowledged deliveries per Message-ID. The first message to
+ * The test SMTP server, counting acknowledged deliveries per Message-ID. The first message to
  * `stallAddress` is read to its end and then never answered (the sender hangs there, holding its
  * job's claim), and `stalled` resolves.
  */
-async function startSmtpServer(stallAddress: string) {
+async function countingSmtpServer(stallAddress: string) {
   const delivered = new Map<string, number>();
   const deliveredAt = new Map<string, number>();
   let stalledOnce = false;
   let onStall: (messageId: string) => void = () => undefined;
   const stalled = new Promise<string>((resolve) => { onStall = resolve; });
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-    let inData = false;
-    let data = '';
-    let buffer = '';
-    let rcpt = '';
-    socket.write('220 test ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let idx: number;
-      while ((idx = buffer.indexOf('\r\n')) >= 0) {
-        const line = buffer.slice(0, idx);
-        buffer = buffer.slice(idx + 2);
-        if (inData) {
-          if (line !== '.') { data += `${line}\n`; continue; }
-          inData = false;
-          const messageId = /^Message-ID: <([^@>]+)@/im.exec(data)?.[1] ?? '(none)';
-          data = '';
-          if (rcpt === stallAddress && !stalledOnce) {
-            stalledOnce = true;
-            onStall(messageId);
-            continue; // never answered
-          }
-          delivered.set(messageId, (delivered.get(messageId) ?? 0) + 1);
-          deliveredAt.set(messageId, Date.now());
-          socket.write('250 queued\r\n');
-          continue;
-        }
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === 'EHLO' || cmd === 'HELO') socket.write('250 test\r\n');
-        else if (cmd === 'RCPT') { rcpt = /<([^>]*)>/.exec(line)?.[1]?.toLowerCase() ?? ''; socket.write('250 ok\r\n'); }
-        else if (cmd === 'DATA') { inData = true; socket.write('354 go ahead\r\n'); }
-        else if (cmd === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
-      }
-    });
+  const smtp = await startSmtpServer(({ rcpt, data }) => {
+    const messageId = /^Message-ID: <([^@>]+)@/im.exec(data)?.[1] ?? '(none)';
+    if (rcpt === stallAddress && !stalledOnce) {
+      stalledOnce = true;
+      onStall(messageId);
+      return null; // never answered
+    }
+    delivered.set(messageId, (delivered.get(messageId) ?? 0) + 1);
+    deliveredAt.set(messageId, Date.now());
+    return '250 queued';
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    delivered,
-    deliveredAt,
-    stalled,
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
-  };
+  return { ...smtp, delivered, deliveredAt, stalled };
 }
 
 /** The ids of orders each instance's log says it expired (one info line per sweep). */
@@ -114,7 +73,7 @@ function expiredByInstance(instances: Instance[]): Map<string, string[]> {
 
 describe.skipIf(SKIP)('background work runs once across three instances', () => {
   let scratch: { url: string; drop: () => Promise<void> };
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let smtp: Awaited<ReturnType<typeof countingSmtpServer>>;
   let db: pg.Client;
   const instances: Instance[] = [];
   const productId = newId();
@@ -175,7 +134,7 @@ describe.skipIf(SKIP)('background work runs once across three instances', () => 
 
   beforeAll(async () => {
     scratch = await createScratchPostgres();
-    smtp = await startSmtpServer('stall@example.com');
+    smtp = await countingSmtpServer('stall@example.com');
     for (let n = 0; n < INSTANCES; n += 1) instances.push(startInstance(n));
     await Promise.all(instances.map((i) => waitReady(i, 90_000)));
     db = new pg.Client({ connectionString: scratch.url });

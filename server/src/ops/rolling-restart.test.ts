@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
@@ -22,6 +23,70 @@ const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
 const SHOPPERS = 4;
 const STOCK = 1_000_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Chat across the instances needs the shared fan-out (Redis); without it only the HTTP part runs.
+const CHAT = Boolean(process.env.TEST_REDIS_URL);
+const CLOSE_RECONNECT = 1012;
+
+async function signInThroughBalancer(email: string, password: string): Promise<string> {
+  const res = await fetch(`${BASE}/api/users/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+}
+
+interface ChatMessageSeen { id: string; content: string; sender: string; userId: string }
+
+/**
+ * A customer's chat socket through HAProxy, behaving like the widget: on a close it reconnects at
+ * once (1012 "service restart") through the balancer, and after each (re)connect fetches what it
+ * missed since its last message id. Messages are kept once each, by id.
+ */
+function chatCustomer(cookie: string, customerId: string) {
+  const shown: ChatMessageSeen[] = [];
+  const ids = new Set<string>();
+  const state = { closeCodes: [] as number[], connects: 0, seenTwice: 0, fetchErrors: [] as string[], stopped: false, socket: null as WebSocket | null };
+  const add = (m: ChatMessageSeen) => {
+    if (m.userId !== customerId) return;
+    if (ids.has(m.id)) { state.seenTwice += 1; return; }
+    ids.add(m.id);
+    shown.push(m);
+  };
+  const fetchMissed = async () => {
+    // The newest message held (ids grow with time), whatever order live and fetched ones came in.
+    const after = shown.reduce<string | undefined>((max, m) => (max === undefined || m.id > max ? m.id : max), undefined);
+    const res = await fetch(`${BASE}/api/chat/history${after ? `?after=${after}` : ''}`, { headers: { cookie } });
+    if (res.status !== 200) { state.fetchErrors.push(`history ${res.status}`); return; }
+    const summaries = (await res.json()) as Array<{ messages: ChatMessageSeen[] }>;
+    for (const m of summaries[0]?.messages ?? []) add(m);
+  };
+  const connect = (): Promise<void> => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/chat`, { headers: { cookie } });
+    state.socket = ws;
+    ws.on('message', (raw) => {
+      const e = JSON.parse(String(raw)) as { type: string; message?: ChatMessageSeen };
+      if (e.type === 'ping') ws.send('{"type":"pong"}');
+      if (e.type === 'message' && e.message) add(e.message);
+      if (e.type === 'hello') {
+        state.connects += 1;
+        fetchMissed().then(resolve, (err: unknown) => { state.fetchErrors.push(String(err)); resolve(); });
+      }
+    });
+    ws.once('error', reject);
+    ws.once('close', (code) => {
+      if (state.socket !== ws || state.stopped) return;
+      state.closeCodes.push(code);
+      void reconnect();
+    });
+  });
+  const reconnect = async () => {
+    for (let i = 0; i < 300 && !state.stopped; i += 1) {
+      try { await connect(); return; } catch { await sleep(100); }
+    }
+  };
+  return {
+    shown, state, start: connect,
+    stop() { state.stopped = true; state.socket?.close(); },
+  };
+}
 
 interface Failure { what: string; status: number | string; body: string }
 
@@ -87,7 +152,7 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
       cwd: SERVER_DIR,
       env: {
         ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'false',
-        AUTH_RATE_LIMIT_MAX: '100000', DATABASE_URL: '', REDIS_URL: process.env.TEST_REDIS_URL ?? '', JWT_SECRET: 'fleet-test-secret-fleet-test-secret-123',
+        AUTH_RATE_LIMIT_MAX: '100000', CHAT_MESSAGES_PER_MINUTE: '100000', CHAT_IP_MESSAGES_PER_MINUTE: '100000', DATABASE_URL: '', REDIS_URL: process.env.TEST_REDIS_URL ?? '', JWT_SECRET: 'fleet-test-secret-fleet-test-secret-123',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -162,6 +227,39 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
       }
     };
 
+    // The chat: a customer holds a socket through HAProxy while an administrator keeps writing to
+    // them (REST, through HAProxy too) for the whole restart.
+    let chat: ReturnType<typeof chatCustomer> | null = null;
+    const chatSent: string[] = [];
+    let chatSender: Promise<void> = Promise.resolve();
+    if (CHAT) {
+      const customerId = newId();
+      const adminId = newId();
+      const stamp = Date.now();
+      await db.query('INSERT INTO users (id, name, email, password_hash, is_admin) VALUES ($1, $2, $3, $5, false), ($4, $6, $7, $5, true)',
+        [customerId, 'Chatty Customer', `chat-customer-${stamp}@example.com`, adminId, await hashPassword('fleet-pass-123'), 'Fleet Admin', `chat-admin-${stamp}@example.com`]);
+      const customerCookie = await signInThroughBalancer(`chat-customer-${stamp}@example.com`, 'fleet-pass-123');
+      const adminCookie = await signInThroughBalancer(`chat-admin-${stamp}@example.com`, 'fleet-pass-123');
+      chat = chatCustomer(customerCookie, customerId);
+      await chat.start();
+      chatSender = (async () => {
+        for (let i = 1; (phase as string) !== 'stop'; i += 1) {
+          const clientId = `restart-${i}`;
+          const res = await fetch(`${BASE}/api/chat/save`, {
+            method: 'POST', headers: { cookie: adminCookie, 'content-type': 'application/json' },
+            body: JSON.stringify({ message: { content: `Update ${i}`, clientId, recipientId: customerId } }),
+            signal: AbortSignal.timeout(20_000),
+          }).catch((err: unknown) => err as Error);
+          if (res instanceof Error || res.status !== 201) {
+            failures.push({ what: 'POST /api/chat/save', status: res instanceof Error ? 'network' : res.status, body: res instanceof Error ? String(res.cause ?? res) : await res.text() });
+          } else {
+            chatSent.push(((await res.json()) as { message: { id: string } }).message.id);
+          }
+          await sleep(100);
+        }
+      })();
+    }
+
     const traffic = Promise.all(sessions.map((s, n) => shop(s, n)));
     await sleep(1500);
     phase = 'restart';
@@ -173,6 +271,13 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
     await sleep(1000);
     phase = 'stop';
     await traffic;
+    await chatSender;
+    if (chat) {
+      // Everything sent reaches the socket (live, or fetched after a reconnect) before long.
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && chat.shown.length < chatSent.length) await sleep(100);
+      chat.stop();
+    }
 
     console.info(
       `rolling restart took ${restartMs} ms; ${counter.requests} requests (${counter.duringRestart} during the restart), ` +
@@ -182,6 +287,26 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
     console.info(log.split('\n').filter((l) => /^\[haproxy\] Server shop\/|^\[fleet\] app/.test(l)).join('\n'));
     expect(failures).toEqual([]);
     expect(counter.duringRestart).toBeGreaterThanOrEqual(50);
+    if (chat) {
+      console.info(
+        `chat: ${chatSent.length} messages sent to the customer during the run, ${chat.shown.length} shown, ` +
+        `${chat.state.connects} connections, closes ${JSON.stringify(chat.state.closeCodes)}, ${chat.state.seenTwice} arrived twice (kept once)`,
+      );
+      expect(chatSent.length).toBeGreaterThanOrEqual(20);
+      expect(chat.state.fetchErrors).toEqual([]);
+      // The socket was closed with "reconnect" by the instance it was on (every close was that one),
+      // and came back through HAProxy to another instance each time.
+      const restartCloses = chat.state.closeCodes;
+      expect(restartCloses.length).toBeGreaterThanOrEqual(1);
+      expect(restartCloses.every((c) => c === CLOSE_RECONNECT)).toBe(true);
+      expect(chat.state.connects).toBe(restartCloses.length + 1);
+      // Every message sent meanwhile is shown once: none lost, none doubled.
+      expect(chat.shown.map((m) => m.id).sort()).toEqual([...chatSent].sort());
+      const stored = (await db.query<{ n: string }>("SELECT count(*) AS n FROM chat_messages WHERE client_id LIKE 'restart-%'")).rows[0]!;
+      expect(Number(stored.n)).toBe(chatSent.length);
+    } else {
+      console.info('chat part skipped: TEST_REDIS_URL is not set (chat across instances needs Redis)');
+    }
     expect(ordersDuringRestart).toBeGreaterThanOrEqual(5);
 
     // Each instance was drained by its health check (503 on /api/ready), exited 0 and came back.

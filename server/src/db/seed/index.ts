@@ -11,7 +11,8 @@ export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogge
   if (!config.seed.enabled) return;
   const accounts = await seedUsers(db, config.seed);
   for (const a of accounts) {
-    log.info({ role: a.role, email: a.email }, 'seeded account');
+    // The role only: the log keeps no e-mail addresses (the console lists demo accounts in development).
+    log.info({ role: a.role }, 'seeded account');
     if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
   }
   const catalogue = await seedCatalogue(db, uploads);

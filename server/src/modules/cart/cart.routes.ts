@@ -2,6 +2,7 @@ import { PRODUCT_ID_REQUIRED_MESSAGE } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { recordLeadActivity } from '../leads/index.ts';
 import * as s from './cart.schemas.ts';
 import { clearCart, getCart, removeCartItem } from './get-cart.ts';
 import { mergeCart } from './merge-cart.ts';
@@ -22,8 +23,20 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/cart', { config: user, schema: s.getCartSchema }, async (request) =>
     getCart(db, requireUser(request).id));
 
-  app.post('/cart/items', { config: user, schema: s.addCartItemSchema }, async (request) =>
-    setCartItem(db, { userId: requireUser(request).id, ...request.body, mode: 'add' }));
+  app.post('/cart/items', { config: user, schema: s.addCartItemSchema }, async (request) => {
+    const shopper = requireUser(request);
+    const cart = await setCartItem(db, { userId: shopper.id, ...request.body, mode: 'add' });
+    // Carting is the strongest buying signal short of an order: the shopper's lead (made on first
+    // contact) gets the product among its products of interest and a high interest level.
+    const line = cart.cartItems.find((i) => i._id === request.body.productId);
+    if (line && !shopper.isAdmin) {
+      app.ctx.background.run('cart lead', () => recordLeadActivity(db, {
+        userId: shopper.id, userName: shopper.name, userEmail: shopper.email,
+        productsOfInterest: [{ productId: line._id, name: line.name }], interestSignal: 'high',
+      }));
+    }
+    return cart;
+  });
 
   app.put('/cart/items/:productId', { config: user, schema: s.updateCartItemSchema }, async (request) =>
     setCartItem(db, {

@@ -1,7 +1,7 @@
 import type { Cart } from '@shop/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { products } from '../../db/schema.ts';
+import { leads, products } from '../../db/schema.ts';
 import { addToCart, call, createProduct } from '../../test/commerce-factories.ts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
 
@@ -48,6 +48,37 @@ describe('cart API', () => {
     await t.database.db.update(products).set({ price: 100 }).where(eq(products.id, p.id));
     const again = await call<Cart>(t, u, 'GET', '/api/cart');
     expect(again.body.cartItems[0]!.price).toBe(75);
+  });
+
+  it("adding to the cart raises the shopper's lead: the product becomes a product of interest, interest high; an administrator's status and notes stay", async () => {
+    const u = await createUser(t);
+    const leadOf = async () => (await t.database.db.select().from(leads).where(eq(leads.userId, u.id)))[0];
+    // The shopper chatted before (a lead with low interest), and an administrator worked on it.
+    const first = await createProduct(t, { countInStock: 5 });
+    await t.database.db.insert(leads).values({
+      id: 'aaaaaaaaaaaaaaaaaaaaaaab', userId: u.id, userName: u.name, userEmail: u.email, interestLevel: 'low',
+      productsOfInterest: [{ productId: first.id, name: first.name }], status: 'contacted', notes: 'Asked about sizes', lastInteraction: new Date(Date.now() - 86_400_000),
+    }).onConflictDoNothing();
+    const before = await leadOf();
+    expect(before?.interestLevel).toBe('low');
+    const p = await createProduct(t, { countInStock: 5 });
+    await addToCart(t, u, p.id, 1);
+    await t.app.ctx.background.flush();
+    const after = (await leadOf())!;
+    expect(after.interestLevel).toBe('high');
+    expect(after.productsOfInterest.map((x) => x.productId)).toEqual([p.id, first.id]);
+    expect(after.status).toBe('contacted');
+    expect(after.notes).toBe('Asked about sizes');
+    expect(after.lastInteraction.getTime()).toBeGreaterThan(before!.lastInteraction.getTime());
+    // A shopper with no lead yet gets one on the first item carted; a refused add changes nothing.
+    const v = await createUser(t);
+    expect((await call(t, v, 'POST', '/api/cart/items', { productId: p.id, quantity: 99 })).status).toBe(400);
+    await t.app.ctx.background.flush();
+    expect(await t.database.db.select().from(leads).where(eq(leads.userId, v.id))).toHaveLength(0);
+    await addToCart(t, v, p.id, 1);
+    await t.app.ctx.background.flush();
+    const created = (await t.database.db.select().from(leads).where(eq(leads.userId, v.id)))[0]!;
+    expect(created).toMatchObject({ interestLevel: 'high', productsOfInterest: [{ productId: p.id, name: p.name }], status: 'new' });
   });
 
   it('POST with an existing product replaces its quantity (add from product page sends existing+1)', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatServerEvent, OnlineUser } from '@shop/contracts';
 import type { Redis } from 'ioredis';
+import { GUEST_SESSION_DAYS } from './guest-session.ts';
 
 /** Who is on the other end of a chat socket. Guests' ids are made by the server and contain 'guest'. */
 export interface ChatIdentity {
@@ -13,10 +14,12 @@ export interface ChatIdentity {
 
 /** Where an event goes: one conversation's participants (the customer's sockets), the administrators, or everyone. */
 export type ChatTarget = { to: 'user'; userId: string } | { to: 'admins' } | { to: 'all' };
-interface Envelope { target: ChatTarget; event: ChatServerEvent; origin: string }
+interface Envelope { targets: ChatTarget[]; event?: ChatServerEvent; origin: string; endSessionOf?: string }
 
 export interface ChatSocket {
   send(data: string): void;
+  /** Closes the socket because its session ended (sign-in replaced the guest session). */
+  end?(): void;
 }
 
 interface PresenceEntry extends OnlineUser { isAdmin: boolean }
@@ -32,7 +35,11 @@ export interface ChatHub {
   detach(identity: ChatIdentity, socket: ChatSocket): Promise<void>;
   /** Marks the identity as seen now (a pong or a message). */
   touch(identity: ChatIdentity): void;
-  publish(target: ChatTarget, event: ChatServerEvent): Promise<void>;
+  /**
+   * Delivers an event to this instance's sockets at once and, with Redis, to the other instances
+   * (one PUBLISH whatever the number of targets; commands on one connection keep their order).
+   */
+  publish(target: ChatTarget | ChatTarget[], event: ChatServerEvent): Promise<void>;
   onlineUsers(): Promise<OnlineUser[]>;
   /** True when an administrator with availability on has a chat socket open on any instance. */
   isAdminOnline(): Promise<boolean>;
@@ -40,6 +47,12 @@ export interface ChatHub {
   setAdminAvailable(adminId: string, available: boolean): Promise<void>;
   /** Sends the current administrator status to everyone (after a toggle, connect or disconnect). */
   broadcastAdminStatus(): Promise<void>;
+  /**
+   * Ends a guest's chat session on every instance: its sockets are closed and its (signed,
+   * otherwise still valid) cookie is refused from now on.
+   */
+  endGuest(guestId: string): Promise<void>;
+  isGuestEnded(guestId: string): Promise<boolean>;
   /** Every socket attached to this instance. */
   localSockets(): ChatSocket[];
   close(): Promise<void>;
@@ -49,7 +62,9 @@ export interface ChatHub {
 export const PRESENCE_TTL_MS = 60_000;
 const REFRESH_MS = 20_000;
 const ADMIN_STATUS_CACHE_MS = 1000;
-const KEY = { online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
+/** An ended guest session is remembered as long as its cookie could still be valid. */
+const ENDED_GUEST_TTL_MS = GUEST_SESSION_DAYS * 86_400_000;
+const KEY = { endedGuest: 'chat:guest-ended:', online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
 
 export function createChatHub(opts: { redis?: Redis | undefined; now?: () => number } = {}): ChatHub {
   const now = opts.now ?? Date.now;
@@ -60,20 +75,33 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
   // Shared state: Redis when configured, otherwise these maps.
   const memPresence = new Map<string, { entry: PresenceEntry; expiresAt: number }>();
   const memAvailable = new Map<string, boolean>();
+  const memEnded = new Map<string, number>();
   const redis = opts.redis;
   const subscriber = redis?.duplicate();
 
-  function deliverLocal(target: ChatTarget, event: ChatServerEvent) {
+  function deliverLocal(targets: ChatTarget[], event: ChatServerEvent) {
     if (event.type === 'admin-status') adminOnlineCache = null;
     const data = JSON.stringify(event);
-    for (const { identity, sockets } of local.values()) {
-      const wanted = target.to === 'all'
-        || (target.to === 'admins' && identity.isAdmin)
-        || (target.to === 'user' && identity.id === target.userId);
-      if (!wanted) continue;
-      for (const s of sockets) {
-        try { s.send(data); } catch { /* a closing socket */ }
+    // Indexed: a message for one conversation touches that customer's sockets and the
+    // administrators', not every socket of the instance.
+    const recipients = new Set<ChatSocket>();
+    for (const target of targets) {
+      if (target.to === 'user') {
+        for (const s of local.get(target.userId)?.sockets ?? []) recipients.add(s);
+      } else if (target.to === 'admins') {
+        for (const id of admins) for (const s of local.get(id)?.sockets ?? []) recipients.add(s);
+      } else {
+        for (const l of local.values()) for (const s of l.sockets) recipients.add(s);
       }
+    }
+    for (const s of recipients) {
+      try { s.send(data); } catch { /* a closing socket */ }
+    }
+  }
+
+  function endLocal(userId: string) {
+    for (const s of local.get(userId)?.sockets ?? []) {
+      try { s.end?.(); } catch { /* already closed */ }
     }
   }
 
@@ -82,7 +110,10 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
       subscriber.on('message', (_channel: string, raw: string) => {
         try {
           const env = JSON.parse(raw) as Envelope;
-          deliverLocal(env.target, env.event);
+          // This instance delivered its own events when they were published.
+          if (env.origin === instanceId) return;
+          if (env.endSessionOf) endLocal(env.endSessionOf);
+          if (env.event) deliverLocal(env.targets, env.event);
         } catch { /* not ours */ }
       });
     })
@@ -186,8 +217,9 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
       if (existing) existing.lastSeen = now();
     },
     async publish(target, event) {
-      if (!redis) { deliverLocal(target, event); return; }
-      await redis.publish(KEY.channel, JSON.stringify({ target, event, origin: instanceId } satisfies Envelope));
+      const targets = Array.isArray(target) ? target : [target];
+      deliverLocal(targets, event);
+      if (redis) await redis.publish(KEY.channel, JSON.stringify({ targets, event, origin: instanceId } satisfies Envelope));
     },
     async onlineUsers() {
       const entries = await readPresence();
@@ -211,6 +243,22 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
     async broadcastAdminStatus() {
       adminOnlineCache = null;
       await hub.publish({ to: 'all' }, { type: 'admin-status', isOnline: await hub.isAdminOnline() });
+    },
+    async endGuest(guestId) {
+      if (!guestId.includes('guest')) return;
+      if (redis) {
+        await redis.set(`${KEY.endedGuest}${guestId}`, '1', 'PX', ENDED_GUEST_TTL_MS);
+        await redis.publish(KEY.channel, JSON.stringify({ targets: [], origin: instanceId, endSessionOf: guestId } satisfies Envelope));
+      } else {
+        if (memEnded.size > 100_000) memEnded.clear();
+        memEnded.set(guestId, now() + ENDED_GUEST_TTL_MS);
+      }
+      endLocal(guestId);
+    },
+    async isGuestEnded(guestId) {
+      if (redis) return (await redis.exists(`${KEY.endedGuest}${guestId}`)) === 1;
+      const until = memEnded.get(guestId);
+      return until !== undefined && until > now();
     },
     localSockets() {
       return [...local.values()].flatMap((l) => [...l.sockets]);

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -13,17 +12,12 @@ import { newId } from '../../lib/ids.ts';
 import { createTokenSigner } from '../../lib/tokens.ts';
 import { createScratchPostgres, TEST_DB } from '../../test/test-app.ts';
 import { connectChat, isAck, isMessage, type TestChatClient } from './chat.test-helpers.ts';
+import { freePort } from '../../test/ports.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const SECRET = 'two-instances-secret-two-instances-secret';
+const SOCKETS_PER_IP = 3;
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1', () => {
-    const addr = srv.address();
-    srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-  });
-});
 
 async function startInstance(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const port = await freePort();
@@ -76,7 +70,8 @@ describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('chat across two instances (
       const session = await startSession(database.db, { signer, refreshTokenTtlDays: 1 }, id);
       cookies[key] = { id, cookie: `${ACCESS_COOKIE}=${session.accessToken}` };
     }
-    const env = { DATABASE_URL: scratch.url, REDIS_URL: REDIS_URL!, DATABASE_POOL_SIZE: '3' };
+    // TRUST_PROXY: the sockets-per-IP test below comes "from" an address given in X-Forwarded-For.
+    const env = { DATABASE_URL: scratch.url, REDIS_URL: REDIS_URL!, DATABASE_POOL_SIZE: '3', TRUST_PROXY: 'true', CHAT_SOCKETS_PER_IP: String(SOCKETS_PER_IP) };
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
   }, 120_000);
 
@@ -124,5 +119,37 @@ describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('chat across two instances (
     const ack2 = await customer.waitFor(isAck(id2));
     const ai = await customer.waitFor(isMessage((m) => m.sender === 'ai' && m.clientId === `ai:${ack2.message.id}`), 10_000);
     expect(ai.message.content).toContain('30 days');
+  }, 60_000);
+
+  it('the sockets-per-IP limit holds across both instances', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.7' };
+    const open = async (url: string) => {
+      const c = await connectChat(url, { cookie: cookies.customer.cookie, headers: from });
+      clients.push(c);
+      return c;
+    };
+    // Two on A and one on B: three sockets for the IP, the limit.
+    const held = [await open(a.url), await open(a.url), await open(b.url)];
+    for (const c of held) await c.waitFor((e) => e.type === 'hello');
+    // A fourth, on either instance, is refused; so is one from B after A's.
+    const fourthOnB = await open(b.url);
+    expect((await fourthOnB.closed).code).toBe(4429);
+    const fourthOnA = await open(a.url);
+    expect((await fourthOnA.closed).code).toBe(4429);
+    // Another IP is not affected.
+    const other = await connectChat(b.url, { cookie: cookies.customer.cookie, headers: { 'x-forwarded-for': '203.0.113.8' } });
+    clients.push(other);
+    await other.waitFor((e) => e.type === 'hello');
+    // A socket closed on A frees a place for B.
+    await held[0]!.close();
+    let again: TestChatClient | null = null;
+    for (let i = 0; i < 20 && !again; i += 1) {
+      const c = await open(b.url);
+      const outcome = await Promise.race([c.waitFor((e) => e.type === 'hello').then(() => 'open' as const), c.closed.then(() => 'closed' as const)]);
+      if (outcome === 'open') again = c;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(again).not.toBeNull();
+    for (const c of [...held.slice(1), other, again!]) await c.close();
   }, 60_000);
 });

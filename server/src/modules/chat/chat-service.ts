@@ -112,8 +112,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       sender: 'ai', ...AI_SENDER, recipientId: identity.id, content: text, clientId: `ai:${userMessage.id}`,
     });
     const presented = presentMessage(message);
-    await hub.publish({ to: 'user', userId: identity.id }, { type: 'message', message: presented });
-    await hub.publish({ to: 'admins' }, { type: 'message', message: presented });
+    await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
     return presented;
   }
 
@@ -126,11 +125,11 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       if (!content) return { message: null, isDuplicate: false, reply: Promise.resolve(null) };
       if (content.length > limits.maxMessageLength) throw badRequest(messageTooLong(limits.maxMessageLength));
       if (input.clientId !== undefined && (input.clientId.length < 1 || input.clientId.length > 100)) throw badRequest('clientId must be 1 to 100 characters');
-      const [bySender, byIp] = await Promise.all([
-        rateLimiter.hit(`chat:msg:${identity.id}`, limits.messagesPerMinute, 60),
-        rateLimiter.hit(`chat:ip:${ip}`, limits.ipMessagesPerMinute, 60),
+      const counted = await rateLimiter.hitMany([
+        { key: `chat:msg:${identity.id}`, max: limits.messagesPerMinute, windowSeconds: 60 },
+        { key: `chat:ip:${ip}`, max: limits.ipMessagesPerMinute, windowSeconds: 60 },
       ]);
-      if (!bySender.allowed || !byIp.allowed) throw tooManyRequests(TOO_MANY_MESSAGES);
+      if (counted.some((r) => !r.allowed)) throw tooManyRequests(TOO_MANY_MESSAGES);
       hub.touch(identity);
 
       if (identity.isAdmin) {
@@ -142,8 +141,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         });
         const presented = presentMessage(message);
         if (!isDuplicate) {
-          await hub.publish({ to: 'user', userId: owner.id }, { type: 'message', message: presented });
-          await hub.publish({ to: 'admins' }, { type: 'message', message: presented });
+          await hub.publish([{ to: 'user', userId: owner.id }, { to: 'admins' }], { type: 'message', message: presented });
         }
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };
       }
@@ -155,8 +153,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       const presented = presentMessage(message);
       if (isDuplicate) return { message: presented, isDuplicate, reply: Promise.resolve(null) };
       // The customer's other tabs, and the administrators (who see every conversation).
-      await hub.publish({ to: 'user', userId: identity.id }, { type: 'message', message: presented });
-      await hub.publish({ to: 'admins' }, { type: 'message', message: presented });
+      await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
       const adminAnswers = !identity.isGuest && (await hub.isAdminOnline());
       if (adminAnswers) {
         recordLead(identity, content, []);

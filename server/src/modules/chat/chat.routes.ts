@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/errors.ts';
-import { chatIdentityOf, chatServiceFor } from './chat-identity.ts';
+import { activeChatIdentityOf, chatServiceFor, endGuestChat } from './chat-identity.ts';
 import * as s from './chat.schemas.ts';
 import { GUEST_COOKIE, GUEST_SESSION_DAYS, newGuestId, signGuestSession } from './guest-session.ts';
 import { getChatById, getOwnHistory, listAllHistory, listConversationMessages } from './read-messages.ts';
@@ -15,14 +15,15 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, rateLimiter } = app.ctx;
   const service = chatServiceFor(app.ctx, app.log);
   const secret = config.jwtSecret;
-  const identityOrThrow = (request: Parameters<typeof chatIdentityOf>[0]) => {
-    const identity = chatIdentityOf(request, secret);
+  const identityOf = (request: Parameters<typeof activeChatIdentityOf>[0]) => activeChatIdentityOf(request, secret, service);
+  const identityOrThrow = async (request: Parameters<typeof activeChatIdentityOf>[0]) => {
+    const identity = await identityOf(request);
     if (!identity) throw unauthorized(NOT_IN_CHAT);
     return identity;
   };
 
   app.get('/chat/verify-guest', { config: { access: 'public' }, schema: s.verifyGuestSchema }, async (request) => {
-    const identity = chatIdentityOf(request, secret);
+    const identity = await identityOf(request);
     if (!identity?.isGuest || request.user) return { success: false as const };
     return { success: true as const, guestId: identity.id, name: identity.name, email: identity.email };
   });
@@ -41,20 +42,20 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     return { name: session.name, guestId: session.guestId };
   });
 
-  app.post('/chat/end-guest-session', { config: { access: 'public' }, schema: s.endGuestSessionSchema }, async (_request, reply) => {
-    reply.clearCookie(GUEST_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: config.cookieSecure });
+  app.post('/chat/end-guest-session', { config: { access: 'public' }, schema: s.endGuestSessionSchema }, async (request, reply) => {
+    await endGuestChat(app.ctx, app.log, request, reply);
     return { message: 'Guest session ended' };
   });
 
   app.post('/chat/save', { config: publicWithUser, schema: s.saveMessageSchema }, async (request, reply) => {
-    const identity = identityOrThrow(request);
+    const identity = await identityOrThrow(request);
     const m = request.body.message;
     const result = await service.send(identity, { content: m.content, clientId: m.clientId, recipientId: m.recipientId ?? m.userId }, request.ip);
     return reply.status(result.message && !result.isDuplicate ? 201 : 200).send({ message: result.message });
   });
 
   app.get('/chat/user-messages/:userId', { config: publicWithUser, schema: s.userMessagesSchema }, async (request) => {
-    const identity = identityOrThrow(request);
+    const identity = await identityOrThrow(request);
     if (!identity.isAdmin && identity.id !== request.params.userId) throw notFound('Chat not found');
     return { messages: await listConversationMessages(db, request.params.userId, request.query.after) };
   });
@@ -63,7 +64,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     getOwnHistory(db, requireUser(request).id, request.query.after));
 
   app.get('/chat/guest-history', { config: { access: 'public' }, schema: s.guestHistorySchema }, async (request) => {
-    const identity = chatIdentityOf(request, secret);
+    const identity = await identityOf(request);
     if (!identity?.isGuest || identity.id !== request.query.guestId) throw notFound('Chat not found');
     return { messages: await listConversationMessages(db, identity.id, request.query.after) };
   });
@@ -80,7 +81,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/chat/ai-response', { config: publicWithUser, schema: s.aiResponseSchema }, async (request) => {
-    const identity = identityOrThrow(request);
+    const identity = await identityOrThrow(request);
     const text = request.body.message.trim();
     if (!text) throw badRequest('Message is required');
     if (text.length > config.chat.maxMessageLength) throw badRequest(`Message is too long (at most ${config.chat.maxMessageLength} characters)`);

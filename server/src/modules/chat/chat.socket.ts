@@ -5,7 +5,8 @@ import type { WebSocket } from 'ws';
 import { AppError } from '../../lib/errors.ts';
 import { ORIGIN_NOT_ALLOWED, requestOrigin } from '../../lib/origin-check.ts';
 import type { ChatIdentity } from './chat-hub.ts';
-import { chatIdentityOf, chatServiceFor } from './chat-identity.ts';
+import { activeChatIdentityOf, chatIdentityOf, chatServiceFor } from './chat-identity.ts';
+import { createSocketLimiter } from './socket-limit.ts';
 
 export const CHAT_SOCKET_PATH = '/ws/chat';
 /** The server pings every socket this often (SPEC §7: ping answered with pong); two missed pongs close it. */
@@ -14,6 +15,8 @@ const MAX_FRAME_BYTES = 64 * 1024;
 export const PRESENCE_BROADCAST_MS = 250;
 export const CLOSE_TOO_MANY_SOCKETS = 4429;
 export const CLOSE_UNAUTHORIZED = 4401;
+
+class TooManySockets extends Error {}
 
 function originAllowed(request: FastifyRequest, publicUrl: string | undefined): boolean {
   const origin = request.headers.origin;
@@ -35,7 +38,8 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   const { config } = app.ctx;
   const service = chatServiceFor(app.ctx, app.log);
   const { hub } = service;
-  const socketsPerIp = new Map<string, number>();
+  // Sockets per IP are counted in Redis when it is configured, so the limit holds across instances.
+  const socketLimiter = createSocketLimiter({ redis: app.ctx.redis });
   const open = new Set<WebSocket>();
 
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
@@ -44,8 +48,9 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   app.ctx.onDrain.push(() => {
     for (const ws of open) ws.close(CHAT_CLOSE_SERVICE_RESTART, 'Service restart');
   });
-  app.ctx.onClose.push(() => {
+  app.ctx.onClose.push(async () => {
     for (const ws of open) ws.terminate();
+    await socketLimiter.close();
   });
 
   const sendTo = (ws: WebSocket, event: ChatServerEvent) => {
@@ -85,20 +90,17 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     schema: { hide: true },
     preValidation: async (request, reply) => {
       if (!originAllowed(request, config.publicUrl)) return reply.status(403).send({ message: ORIGIN_NOT_ALLOWED });
-      if (!chatIdentityOf(request, config.jwtSecret)) return reply.status(401).send({ message: 'Please sign in or start a guest chat first' });
+      if (!(await activeChatIdentityOf(request, config.jwtSecret, service))) return reply.status(401).send({ message: 'Please sign in or start a guest chat first' });
       return undefined;
     },
   }, (socket: WebSocket, request) => {
     const identity = chatIdentityOf(request, config.jwtSecret)!;
     const ip = request.ip;
-    const count = (socketsPerIp.get(ip) ?? 0) + 1;
-    if (count > config.chat.socketsPerIp) {
-      socket.close(CLOSE_TOO_MANY_SOCKETS, 'Too many chat connections');
-      return;
-    }
-    socketsPerIp.set(ip, count);
     open.add(socket);
-    const target = { send: (data: string) => { if (socket.readyState === socket.OPEN) socket.send(data); } };
+    const target = {
+      send: (data: string) => { if (socket.readyState === socket.OPEN) socket.send(data); },
+      end: () => socket.close(CLOSE_UNAUTHORIZED, 'Chat session ended'),
+    };
     let lastHeard = Date.now();
     let closed = false;
 
@@ -111,13 +113,22 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     }, HEARTBEAT_MS);
     heartbeat.unref();
 
+    let release: (() => Promise<void>) | null = null;
     const attached = (async () => {
+      release = await socketLimiter.acquire(ip, config.chat.socketsPerIp);
+      if (!release) {
+        socket.close(CLOSE_TOO_MANY_SOCKETS, 'Too many chat connections');
+        throw new TooManySockets();
+      }
+      if (closed) return; // the client left while it was being counted
       await hub.attach(identity, target);
       sendTo(socket, { type: 'hello', user: { id: identity.id, name: identity.name, email: identity.email, isAdmin: identity.isAdmin, isGuest: identity.isGuest } });
       sendTo(socket, { type: 'admin-status', isOnline: await hub.isAdminOnline() });
       if (identity.isAdmin) sendTo(socket, { type: 'online-users', users: await hub.onlineUsers() });
       await announcePresence(identity, true);
-    })().catch((err: unknown) => {
+    })();
+    attached.catch((err: unknown) => {
+      if (err instanceof TooManySockets) return;
       app.log.error({ err }, 'chat: attaching a socket failed');
       socket.close(1011, 'Server error');
     });
@@ -141,7 +152,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       const recipient = typeof data.recipientId === 'string' ? data.recipientId : typeof data.userId === 'string' ? data.userId : undefined;
       const content = data.content;
       void (async () => {
-        await attached;
+        if (!(await attached.then(() => true, () => false))) return; // refused (too many sockets) or failed
         const result = await service.send(identity, { content, clientId, recipientId: identity.isAdmin ? recipient : undefined }, ip);
         if (result.message && clientId) sendTo(socket, { type: 'ack', clientId, message: result.message });
       })().catch((err: unknown) => {
@@ -156,11 +167,13 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       closed = true;
       clearInterval(heartbeat);
       open.delete(socket);
-      const left = (socketsPerIp.get(ip) ?? 1) - 1;
-      if (left > 0) socketsPerIp.set(ip, left); else socketsPerIp.delete(ip);
       void attached
-        .then(() => hub.detach(identity, target))
-        .then(() => announcePresence(identity, false))
+        .then(async () => {
+          await release?.();
+          await hub.detach(identity, target);
+          await announcePresence(identity, false);
+        })
+        .catch(() => release?.())
         .catch(() => undefined);
     });
   });

@@ -20,8 +20,8 @@ export async function listen(app: App): Promise<string> {
   return address.replace(/^http/, 'ws');
 }
 
-export function connectChat(baseWsUrl: string, opts: { cookie?: string; origin?: string } = {}): Promise<TestChatClient> {
-  const headers: Record<string, string> = {};
+export function connectChat(baseWsUrl: string, opts: { cookie?: string; origin?: string; headers?: Record<string, string> } = {}): Promise<TestChatClient> {
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.origin) headers.origin = opts.origin;
   const ws = new WebSocket(`${baseWsUrl}/ws/chat`, { headers });

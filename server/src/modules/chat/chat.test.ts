@@ -177,6 +177,34 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     await c2.close();
   });
 
+  it('signing in ends the guest chat: cookie cleared, guest socket closed, the old cookie refused; the socket then speaks as the account', async () => {
+    const customer = await createUser(t, { name: 'Sam Signin' });
+    const { body, cookie } = await guestSession('Sam Guest', 'sam-guest@example.com');
+    const guestSocket = await connect({ cookie });
+    const signIn = await t.app.inject({ method: 'POST', url: '/api/users/signin', headers: { cookie }, payload: { email: customer.email, password: customer.password } });
+    expect(signIn.statusCode).toBe(200);
+    const setCookies = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []);
+    expect(setCookies.find((c) => c.startsWith('chat_guest='))).toMatch(/^chat_guest=;.*(Expires=Thu, 01 Jan 1970|Max-Age=0)/i);
+    expect((await guestSocket.closed).code).toBe(4401);
+    // The guest cookie, kept by someone, no longer opens anything.
+    expect((await t.app.inject({ method: 'GET', url: '/api/chat/verify-guest', headers: { cookie } })).json()).toEqual({ success: false });
+    expect((await t.app.inject({ method: 'GET', url: `/api/chat/guest-history?guestId=${body.guestId}`, headers: { cookie } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/api/chat/save', headers: { cookie }, payload: { message: { content: 'still here?' } } })).statusCode).toBe(401);
+    await expect(connectChat(ws, { cookie })).rejects.toThrow('HTTP 401');
+    // The browser now holds the account's cookies (and, in a real browser, no guest cookie): it chats as the customer.
+    const access = setCookies.find((c) => c.startsWith('access_token='))!.split(';')[0]!;
+    const asCustomer = await connect({ cookie: access });
+    const hello = await asCustomer.waitFor((e) => e.type === 'hello');
+    expect(hello).toMatchObject({ user: { id: customer.id, isGuest: false } });
+    // Ending a guest session by hand works the same way.
+    const second = await guestSession('Other Guest', 'other-guest@example.com');
+    const s2 = await connect({ cookie: second.cookie });
+    const end = await t.app.inject({ method: 'POST', url: '/api/chat/end-guest-session', headers: { cookie: second.cookie } });
+    expect(end.statusCode).toBe(200);
+    expect((await s2.closed).code).toBe(4401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/chat/verify-guest', headers: { cookie: second.cookie } })).json()).toEqual({ success: false });
+  });
+
   it('limits: empty ignored, too long refused, per-sender rate limit, sockets per IP', async () => {
     const limited = await createTestApp({ env: { CHAT_MESSAGES_PER_MINUTE: '3', CHAT_SOCKETS_PER_IP: '2', CHAT_MAX_MESSAGE_LENGTH: '50' } });
     try {
@@ -189,6 +217,7 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
       expect(a.events.some((e) => (e.type === 'ack' && e.clientId === empty) || (e.type === 'error' && e.clientId === empty))).toBe(false);
       const ids = [a.send('one'), a.send('two'), a.send('three'), a.send('four')];
       expect(await a.waitFor((e) => isError(e) && e.clientId === ids[3])).toMatchObject({ message: 'Too many messages. Please wait a moment and try again.' });
+      for (const id of ids.slice(0, 3)) await a.waitFor(isAck(id));
       const rest = await limited.app.inject({ method: 'POST', url: '/api/chat/save', headers: { cookie: u.cookie }, payload: { message: { content: 'five' } } });
       expect(rest.statusCode).toBe(429);
       const b = await connectChat(url, { cookie: u.cookie });

@@ -14,6 +14,44 @@ function conversationCache(db: object) {
   return cache;
 }
 
+/** Inserts in flight at once per database; messages arriving meanwhile wait and go in one INSERT. */
+const MAX_INSERTS_IN_FLIGHT = 4;
+const MAX_BATCH = 200;
+interface Pending { row: typeof chatMessages.$inferInsert; resolve: (r: ChatMessageRow | null) => void; reject: (e: unknown) => void }
+const batchers = new WeakMap<object, { queue: Pending[]; inFlight: number }>();
+
+/**
+ * Under load, messages are stored several per INSERT (one round trip and one commit for all of
+ * them); each caller still resumes only once its own row is committed. Returns null for a row that
+ * was not inserted because its (sender, clientId) already exists.
+ */
+function insertBatched(db: Executor, row: typeof chatMessages.$inferInsert): Promise<ChatMessageRow | null> {
+  let b = batchers.get(db);
+  if (!b) { b = { queue: [], inFlight: 0 }; batchers.set(db, b); }
+  const batcher = b;
+  const promise = new Promise<ChatMessageRow | null>((resolve, reject) => batcher.queue.push({ row, resolve, reject }));
+  const flush = () => {
+    if (batcher.inFlight >= MAX_INSERTS_IN_FLIGHT || !batcher.queue.length) return;
+    const batch = batcher.queue.splice(0, MAX_BATCH);
+    batcher.inFlight += 1;
+    db.insert(chatMessages).values(batch.map((p) => p.row)).onConflictDoNothing().returning()
+      .then((rows) => {
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        for (const p of batch) p.resolve(byId.get(p.row.id!) ?? null);
+      }, (err: unknown) => {
+        // One bad row must not fail its neighbours: retry them one by one.
+        if (batch.length === 1) { batch[0]!.reject(err); return; }
+        for (const p of batch) {
+          db.insert(chatMessages).values(p.row).onConflictDoNothing().returning()
+            .then((rows) => p.resolve(rows[0] ?? null), p.reject);
+        }
+      })
+      .finally(() => { batcher.inFlight -= 1; flush(); });
+  };
+  flush();
+  return promise;
+}
+
 export interface NewChatMessage {
   /** The customer or guest whose conversation it is. */
   conversationOwner: { id: string; name: string; email: string; isGuest: boolean };
@@ -56,7 +94,7 @@ export async function storeMessage(db: Executor, m: NewChatMessage): Promise<{ m
     if (cache.size > 100_000) cache.clear();
     cache.set(owner.id, { id: conversationId, touchedAt: now.getTime(), name: `${owner.name}\u0000${owner.email}` });
   }
-  const inserted = await db.insert(chatMessages).values({
+  const row: typeof chatMessages.$inferInsert = {
     id: newId(),
     conversationId,
     userId: owner.id,
@@ -68,8 +106,9 @@ export async function storeMessage(db: Executor, m: NewChatMessage): Promise<{ m
     content: m.content,
     clientId: m.clientId ?? null,
     createdAt: now,
-  }).onConflictDoNothing().returning();
-  if (inserted[0]) return { message: inserted[0], isDuplicate: false };
+  };
+  const inserted = await insertBatched(db, row);
+  if (inserted) return { message: inserted, isDuplicate: false };
   // Lost a race with the same resend on another connection or instance.
   const [existing] = await db.select().from(chatMessages)
     .where(and(eq(chatMessages.senderId, m.senderId), eq(chatMessages.clientId, m.clientId ?? ''))).limit(1);

@@ -110,4 +110,21 @@ describe('GET /api/orders/summary', () => {
       expect(res.body.message, qs).toMatch(message);
     }
   });
+  it('keeps a busy day exact across its shards: many payments, a refund-like un-pay and a deletion', async () => {
+    // Forty payments on one day spread over several rollup rows (so concurrent payments do not
+    // queue on one row); the summary still adds up to the orders themselves.
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i += 1) ids.push(await insertOrder({ total: 1.01 + i, paidAt: `2026-04-10T${String(10 + (i % 10)).padStart(2, '0')}:00:00Z`, createdAt: '2026-04-10T09:00:00Z' }));
+    await t.database.db.update(orders).set({ isPaid: false, paidAt: null, paymentId: null }).where(eq(orders.id, ids[0]!));
+    await t.database.db.delete(orders).where(eq(orders.id, ids[1]!));
+    const shards = await t.database.query<{ n: number }>(`select count(*)::int as n from sales_daily where day = '2026-04-10' and num_orders <> 0`);
+    expect(shards[0]!.n).toBeGreaterThan(1);
+    const direct = await t.database.query<{ sales: string; n: number }>(
+      `select sum(total_price)::text as sales, count(*)::int as n from orders where is_paid and (paid_at at time zone 'UTC')::date = '2026-04-10'`);
+    const res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-04-10&to=2026-04-10');
+    expect(res.status).toBe(200);
+    expect(res.body.orders).toEqual([{ totalSales: Number(direct[0]!.sales), numOrders: 38 }]);
+    expect(direct[0]!.n).toBe(38);
+    expect(res.body.dailyOrders).toEqual([{ _id: '2026-04-10', sales: Number(direct[0]!.sales), orders: 38 }]);
+  });
 });

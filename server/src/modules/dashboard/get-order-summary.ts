@@ -33,7 +33,12 @@ export async function getOrderSummary(db: Executor, query: SummaryQuery, now = n
   const prevStart = new Date(msOf(prevFrom)).toISOString();
 
   const [dailyRows, userRows, categoryRows] = await Promise.all([
-    db.select().from(salesDaily).where(and(gte(salesDaily.day, prevFrom), lte(salesDaily.day, range.to))).orderBy(asc(salesDaily.day)),
+    db.select({
+      day: salesDaily.day,
+      sales: sql<string>`sum(${salesDaily.sales})`,
+      numOrders: sql<number>`sum(${salesDaily.numOrders})::int`,
+    }).from(salesDaily).where(and(gte(salesDaily.day, prevFrom), lte(salesDaily.day, range.to)))
+      .groupBy(salesDaily.day).orderBy(asc(salesDaily.day)),
     db.select({
       numUsers: sql<number>`count(*) filter (where ${users.createdAt} < ${endExclusive}::timestamptz)::int`,
       newUsers: sql<number>`count(*) filter (where ${users.createdAt} >= ${startInclusive}::timestamptz and ${users.createdAt} < ${endExclusive}::timestamptz)::int`,

@@ -3,10 +3,9 @@ import { and, desc, eq, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQ
 import type { Executor } from '../../db/client.ts';
 import { orders, users } from '../../db/schema.ts';
 import { isId } from '../../lib/ids.ts';
+import { escapeLike } from '../../lib/like.ts';
 import { loadOrders } from './find-orders.ts';
 import { presentOrder } from './orders.presenter.ts';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function filterCondition(filter: ListOrdersQuery['filter'], now: Date): SQL | undefined {
   const expired = and(eq(orders.isPaid, false), or(isNotNull(orders.stockReleasedAt), lte(orders.expiresAt, now)));

@@ -44,7 +44,7 @@ export const getProductByIdSchema = {
 
 export const listAdminProductsSchema = {
   tags,
-  summary: 'Back office: every product including drafts, newest first',
+  summary: 'Back office: every product including drafts; search by name, filter by category and stock (out, low = 1-5), sort newest, name, price or stock',
   querystring: adminProductsQuerySchema,
   response: { 200: adminProductListResponseSchema, ...errors },
 };

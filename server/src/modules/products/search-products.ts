@@ -194,12 +194,60 @@ export async function searchProducts(db: Executor, cache: CatalogueCache, q: Pro
     const page = pages > 0 ? Math.min(q.page, pages) : 1;
     const base = { page, pages, countProducts, ...(suggestions ? { suggestions } : {}) };
     if (countProducts === 0) return { products: [], ...base };
-    const rows = await findPage(db, where, q.order, (page - 1) * SEARCH_PAGE_SIZE, rank);
+    const offset = (page - 1) * SEARCH_PAGE_SIZE;
+    // Deep pages of a plain listing start from a cached keyset checkpoint instead of skipping
+    // every row before them (text matches are few enough for an offset).
+    const seek = q.query === 'all' && !rank && offset >= CHECKPOINT_EVERY
+      ? await seekCheckpoint(db, cache, `${filterKey}\u0000${q.order}`, where, q.order, offset)
+      : null;
+    const rows = seek
+      ? await findPage(db, and(where, seek.after) as SQL, q.order, seek.offset, null)
+      : await findPage(db, where, q.order, offset, rank);
     return { products: rows.map((r) => presentProduct(r)), ...base };
   };
   // Per-term matching ranks every match, so its (rare) pages are kept as briefly as counts.
   if (perTermKey) return cache.remember(`${perTermKey}\u0000${q.order}\u0000${q.page}`, COUNT_TTL_MS, respond);
   return respond();
+}
+
+/** A deep page's keyset checkpoint is taken every this many rows of a listing. */
+export const CHECKPOINT_EVERY = 240;
+const CHECKPOINT_TTL_MS = COUNT_TTL_MS;
+
+type Checkpoint = { a: string; id: string };
+
+/**
+ * The sort key of every CHECKPOINT_EVERY-th row of a listing (filters + order), read in one
+ * index-only pass and cached like the counts. Page N then seeks past the nearest checkpoint with
+ * a row comparison the sort index answers directly, and skips fewer than CHECKPOINT_EVERY rows,
+ * instead of reading all (N - 1) x 12 rows before it. Keys travel as text so timestamps keep their
+ * microseconds and prices their exact decimals. Orders whose sort mixes directions (top rated)
+ * keep the plain offset. Returns null when the offset is before the first checkpoint.
+ */
+async function seekCheckpoint(
+  db: Executor, cache: CatalogueCache, key: string, where: SQL, order: ProductSearchQuery['order'], offset: number,
+): Promise<{ after: SQL; offset: number } | null> {
+  const column = order === 'lowest' || order === 'highest' ? 'final_price' : order === 'newest' ? 'created_at' : null;
+  if (!column) return null;
+  const checkpoints = await cache.remember(`checkpoints\u0000${key}`, CHECKPOINT_TTL_MS, async () => {
+    const keyColumn = column === 'final_price' ? products.finalPrice : products.createdAt;
+    const ranked = db
+      .select({ a: sql<string>`${keyColumn}::text`.as('a'), id: sql<string>`${products.id}`.as('cid'), n: sql<number>`row_number() over (order by ${sql.join(orderBy(order), sql`, `)})`.as('n') })
+      .from(products).where(where).as('ranked');
+    const rows = await db.select({ a: ranked.a, id: ranked.id }).from(ranked)
+      .where(sql`${ranked.n} % ${CHECKPOINT_EVERY} = 0`).orderBy(ranked.n);
+    return rows as Checkpoint[];
+  });
+  const index = Math.floor(offset / CHECKPOINT_EVERY) - 1;
+  const at = checkpoints[Math.min(index, checkpoints.length - 1)];
+  if (index < 0 || !at) return null;
+  const skipped = (Math.min(index, checkpoints.length - 1) + 1) * CHECKPOINT_EVERY;
+  const after = order === 'lowest'
+    ? sql`(${products.finalPrice}, ${products.id}) > (${at.a}::numeric, ${at.id})`
+    : order === 'highest'
+      ? sql`(${products.finalPrice}, ${products.id}) < (${at.a}::numeric, ${at.id})`
+      : sql`(${products.createdAt}, ${products.id}) < (${at.a}::timestamptz, ${at.id})`;
+  return { after, offset: offset - skipped };
 }
 
 /**

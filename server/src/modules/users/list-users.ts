@@ -4,9 +4,8 @@ import type { Executor } from '../../db/client.ts';
 import { orders, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
+import { escapeLike } from '../../lib/like.ts';
 import { presentAdminUser } from './admin-users.presenter.ts';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const adminUserColumns = {
   id: users.id,

@@ -9,6 +9,7 @@ import { requestOrigin } from '../../lib/origin-check.ts';
 import { dummyPasswordHash } from '../../lib/passwords.ts';
 import { enforceRateLimits } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
+import { endGuestChat } from '../chat/index.ts';
 import type { RequestMeta, SessionDeps } from './auth-deps.ts';
 import { registerAuthCleanup } from './cleanup-expired.ts';
 import { confirmSignUp } from './confirm-sign-up.ts';
@@ -61,6 +62,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     await limitAttempts(request, reply, 'confirm-signup', hashToken(request.body.token));
     const { user, tokens } = await confirmSignUp(sessionDeps, request.body.token, meta(request));
     setAuthCookies(reply, cookieOptions, tokens);
+    await endGuestChat(ctx, app.log, request, reply); // the chat continues as the account, not the guest
     return reply.status(201).send(presentUser(user));
   });
 
@@ -76,6 +78,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     await signInGuard.onSuccess(request.ip, email);
     setAuthCookies(reply, cookieOptions, result.tokens);
+    await endGuestChat(ctx, app.log, request, reply); // the chat continues as the account, not the guest
     return presentUser(result.user);
   });
 

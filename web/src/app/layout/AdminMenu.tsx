@@ -7,6 +7,7 @@ export const ADMIN_LINKS = [
   { to: paths.admin.products, label: 'Products' },
   { to: paths.admin.orders, label: 'Orders' },
   { to: paths.admin.users, label: 'Users' },
+  { to: paths.admin.leads, label: 'Leads' },
   { to: paths.admin.chats, label: 'Chats' },
   { to: paths.admin.cjProducts, label: 'CJ Products' },
 ] as const;

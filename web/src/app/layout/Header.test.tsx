@@ -105,7 +105,7 @@ describe('Header', () => {
     expect(toggle).toHaveFocus();
   });
 
-  it('an admin gets the admin menu with its six links', async () => {
+  it('an admin gets the admin menu with its seven links (the spec\'s six and Leads)', async () => {
     mockApi({});
     renderWithProviders(<Header />, { state: makeState({ userInfo: admin }) });
     await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
@@ -116,9 +116,25 @@ describe('Header', () => {
       ['Products', '/admin/products'],
       ['Orders', '/admin/orders'],
       ['Users', '/admin/users'],
+      ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
       ['CJ Products', '/admin/cj-products'],
     ]);
+  });
+
+  it('the admin menu reaches Leads from the keyboard (ArrowDown, End, ArrowUp) and follows it with Enter', async () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: makeState({ userInfo: admin }) });
+    const user = userEvent.setup();
+    screen.getByRole('button', { name: 'Admin' }).focus();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveFocus());
+    await user.keyboard('{End}');
+    expect(screen.getByRole('link', { name: 'CJ Products' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('link', { name: 'Leads' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/leads$/));
   });
 
   it('Sign Out posts users/signout, signs out locally and goes to /signin; a failed call is only logged', async () => {

@@ -1,7 +1,7 @@
 import type { ProductUpdateResponse } from '@shop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { ProductFormOutput } from '../lib/product-form-schema';
+import type { ProductFormOutput } from '../../../lib/product-form';
 
 /** The product form's checked values and the product's id. */
 export type UpdateProductBody = ProductFormOutput & { _id: string };

@@ -1,52 +1,57 @@
-import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
-import { useEffect, useRef } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { toast } from 'react-toastify';
-import { paths } from '../../../app/paths';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { createProduct } from '../api/create-product';
+import { CREATE_PRODUCT_QUESTION, useCreateAndEditProduct } from '../api/create-product';
 import { useProductById } from '../api/get-product-by-id';
 import { ProductForm } from '../components/ProductForm';
+import { productsReturnTo } from '../lib/return-to';
 
-/** /admin/product with no id: create a draft (as Create Product does) and edit it. */
-function NewProduct() {
-  const navigate = useNavigate();
-  const started = useRef(false);
-  useEffect(() => {
-    // Strict mode runs effects twice in development; one draft is enough.
-    if (started.current) return;
-    started.current = true;
-    createProduct()
-      .then((product) => {
-        toast.success(PRODUCT_FORM_MESSAGES.created);
-        navigate(paths.admin.product(product._id), { replace: true });
-      })
-      .catch((err: unknown) => {
-        toast.error(getErrorMessage(err));
-        navigate(paths.admin.products, { replace: true });
-      });
-  }, [navigate]);
-  return <LoadingBox label="Creating product..." />;
+/**
+ * /admin/product with no id: nothing is created by opening the page. The admin confirms first
+ * (SPEC section 2: Create asks, then the server creates an empty product and its edit page opens).
+ */
+function NewProduct({ returnTo }: { returnTo: string }) {
+  const { createAndEdit, isPending } = useCreateAndEditProduct();
+  return (
+    <div style={{ maxWidth: '48rem' }}>
+      <PageTitle title="Create Product" />
+      <div className="card">
+        <div className="card-body">
+          <p className="card-text">{CREATE_PRODUCT_QUESTION}</p>
+          <p className="card-text small text-body-secondary">The new product stays a draft, hidden from the shop, until it is saved with valid values.</p>
+          <div className="d-flex gap-2">
+            <button type="button" className="btn btn-primary" disabled={isPending} onClick={() => void createAndEdit(returnTo)}>
+              {isPending ? 'Creating...' : 'Create'}
+            </button>
+            <Link to={returnTo} className="btn btn-outline-secondary">
+              Cancel
+            </Link>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
 }
 
-function EditProduct({ id }: { id: string }) {
+function EditProduct({ id, returnTo }: { id: string; returnTo: string }) {
   const navigate = useNavigate();
   const { data: product, isPending, error } = useProductById(id);
   return (
     <div style={{ maxWidth: '48rem' }}>
-      <PageTitle title={`Edit Product ${id}`} />
+      <Link to={returnTo} className="d-inline-block mt-3 small">
+        &larr; Back to products
+      </Link>
+      <PageTitle title={`Edit Product ${id}`} className="h3 mb-3 mt-1 text-break" />
       {isPending ? (
         <LoadingBox />
       ) : error ? (
         <MessageBox variant="danger">
-          {error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}{' '}
-          <Link to={paths.admin.products}>Back to products</Link>
+          {error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}
         </MessageBox>
       ) : (
-        <ProductForm key={product._id} product={product} onSaved={() => navigate(paths.admin.products)} />
+        <ProductForm key={product._id} product={product} onSaved={() => void navigate(returnTo)} />
       )}
     </div>
   );
@@ -54,5 +59,6 @@ function EditProduct({ id }: { id: string }) {
 
 export default function ProductEditPage() {
   const { id } = useParams();
-  return id ? <EditProduct id={id} /> : <NewProduct />;
+  const returnTo = productsReturnTo(useLocation().state);
+  return id ? <EditProduct id={id} returnTo={returnTo} /> : <NewProduct returnTo={returnTo} />;
 }

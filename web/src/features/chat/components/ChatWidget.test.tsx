@@ -5,25 +5,12 @@ import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
 import { admin, customer } from '../../../test/render';
+import { FakeSocket } from '../lib/fake-socket';
 import ChatWidget from './ChatWidget';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
 
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: string[] = [];
-  onopen: ((ev: unknown) => void) | null = null;
-  onclose: ((ev: { code: number }) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  constructor(public url: string) { FakeSocket.all.push(this); }
-  send(data: string) { this.sent.push(data); }
-  close() { this.readyState = 3; }
-  open() { act(() => { this.readyState = 1; this.onopen?.({}); }); }
-  drop() { act(() => { this.readyState = 3; this.onclose?.({ code: 1006 }); }); }
-  receive(event: unknown) { act(() => { this.onmessage?.({ data: JSON.stringify(event) }); }); }
-}
+FakeSocket.wrap = (event) => act(event);
 
 const msg = (over: Partial<ChatMessage>): ChatMessage => ({
   id: Math.random().toString(16).slice(2).padEnd(24, '0'), content: 'hi', sender: 'user', timestamp: new Date().toISOString(),

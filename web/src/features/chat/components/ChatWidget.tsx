@@ -77,10 +77,14 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
   }, [user, guest]);
   const isAdmin = me?.kind === 'admin';
 
-  // A guest session of this browser (cookie) is restored.
+  // A guest session of this browser (cookie) is restored. Signing in ends it on the server (the
+  // cookie is cleared): the widget forgets the guest and reconnects as the account.
   useEffect(() => {
-    if (user) return;
     let cancelled = false;
+    if (user) {
+      queueMicrotask(() => { if (!cancelled) setGuest(null); });
+      return () => { cancelled = true; };
+    }
     verifyGuest()
       .then((r) => { if (!cancelled) setGuest(r.success ? { guestId: r.guestId, name: r.name, email: r.email } : null); })
       .catch(() => { if (!cancelled) setGuest(null); });
@@ -200,7 +204,7 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
             <button type="button" className="btn-close" aria-label="Close chat" onClick={() => setOpen(false)} />
           </header>
           {me && conn && (
-            <div className={`small px-3 py-1 border-bottom ${conn.status === 'open' ? 'text-success' : 'text-danger'}`} role="status" data-testid="chat-connection">
+            <div className={`small px-3 py-1 border-bottom ${conn.status === 'open' ? 'text-success-emphasis' : 'text-danger-emphasis'}`} role="status" data-testid="chat-connection">
               {STATUS_TEXT[conn.status]}
               {!isAdmin && me.kind === 'customer' && conn.status === 'open' && (anyAdminOnline ? ' · an administrator is online' : ' · AI Assistant')}
             </div>
@@ -311,7 +315,7 @@ function MessageList({ messages, me, pending }: { messages: ChatMessage[]; me: N
     return m.senderName;
   };
   return (
-    <div className="card-body overflow-auto shop-chat-messages" role="log" aria-live="polite" aria-label="Messages">
+    <div className="card-body overflow-auto shop-chat-messages" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
       {messages.map((m) => {
         const mine = m.senderId === me.id;
         return (

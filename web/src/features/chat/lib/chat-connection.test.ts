@@ -1,22 +1,7 @@
 import type { ChatMessage } from '@shop/contracts/chat-constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatConnection } from './chat-connection';
-
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: string[] = [];
-  onopen: ((ev: unknown) => void) | null = null;
-  onclose: ((ev: { code: number }) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  constructor() { FakeSocket.all.push(this); }
-  send(data: string) { this.sent.push(data); }
-  close() { this.readyState = 3; }
-  open() { this.readyState = 1; this.onopen?.({}); }
-  drop(code = 1006) { this.readyState = 3; this.onclose?.({ code }); }
-  receive(event: unknown) { this.onmessage?.({ data: JSON.stringify(event) }); }
-}
+import { FakeSocket } from './fake-socket';
 
 const msg = (id: string, over: Partial<ChatMessage> = {}): ChatMessage => ({
   id, content: `m${id}`, sender: 'user', timestamp: `2026-01-01T00:00:${id.padStart(2, '0')}.000Z`, senderId: 'u1', userId: 'u1',

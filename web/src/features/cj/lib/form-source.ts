@@ -1,6 +1,6 @@
 import type { CjProduct, CjSavedItem } from '@shop/contracts';
 import { CJ_DEFAULT_STOCK, SAVED_PRODUCT_ID_PATTERN } from '@shop/contracts/supplier-constants';
-import type { ProductFormValues } from '../../admin-products/lib/product-form-schema';
+import { productToFormValues, type ProductFormValues } from '../../../lib/product-form';
 
 /** What the supplier edit form starts from, whether loaded from the supplier or from a saved product. */
 export interface CjFormSource {
@@ -30,22 +30,6 @@ export const slugFromName = (name: string) =>
 
 export const lastCategoryLevel = (name: string) => (name.split(/\s*[>/]\s*/).filter(Boolean).pop() ?? '').trim();
 
-const valuesOf = (p: CjSavedItem): ProductFormValues => ({
-  name: p.name,
-  slug: p.slug,
-  price: p.price,
-  image: p.image,
-  images: p.images,
-  category: p.category,
-  brand: p.brand,
-  countInStock: p.countInStock,
-  description: p.description,
-  isTodaysDeal: p.isTodaysDeal,
-  isGift: p.isGift,
-  isOnSale: p.isOnSale,
-  saleDiscount: p.saleDiscount,
-});
-
 /** An unsaved supplier product: the spec's defaults (slug from the name, stock 100, price from sellPrice). */
 export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem): CjFormSource {
   const costs = new Map(p.variants.map((v) => [v.vid, v.variantSellPrice]));
@@ -56,7 +40,7 @@ export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem): CjFormSo
     variants: p.variants.map((v) => ({ vid: v.vid, name: v.variantKey || v.variantNameEn, image: v.variantImage, cost: v.variantSellPrice })),
     supplierImages: p.productImageSet,
     initial: saved
-      ? valuesOf(saved)
+      ? productToFormValues(saved)
       : {
           name: p.productNameEn,
           slug: slugFromName(p.productNameEn),
@@ -85,7 +69,7 @@ export function fromSavedItem(p: CjSavedItem): CjFormSource {
     vid: p.vid,
     variants: p.variants.map((v) => ({ vid: v.vid, name: v.variantKey || v.variantNameEn, image: v.variantImage, cost: v.vid === p.vid ? p.supplierCost : null })),
     supplierImages: [...new Set([p.bigImage, p.image, ...p.images].filter(Boolean))],
-    initial: valuesOf(p),
+    initial: productToFormValues(p),
     savedId: p._id,
     supplierCost: p.supplierCost,
     isDiscontinued: Boolean(p.supplierDiscontinuedAt),

@@ -5,9 +5,10 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { paths } from '../../../app/paths';
+import { AdminTable } from '../../../components/admin/AdminTable';
+import { FilterSelect } from '../../../components/admin/FilterSelect';
+import { ListState } from '../../../components/admin/ListState';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { LoadingBox } from '../../../components/LoadingBox';
-import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
@@ -16,7 +17,7 @@ import { useCjCategories } from '../api/get-cj-categories';
 import { useCjProducts } from '../api/get-cj-products';
 import { useSavedCjProducts } from '../api/get-saved-cj-products';
 import { useRefreshCjProduct } from '../api/refresh-cj-product';
-import { Pager } from '../components/Pager';
+import { Pager } from '../../../components/Pager';
 import { SupplierOrdersTable } from '../components/SupplierOrdersTable';
 import { SupplierSourceNotice } from '../components/SupplierSourceNotice';
 
@@ -160,110 +161,88 @@ export default function CjProductsPage() {
                 </label>
                 <input id="cj-search" type="search" className="form-control" value={text} maxLength={200} onChange={(e) => setText(e.target.value)} placeholder="Name contains..." />
               </div>
-              <div className="col-8 col-md-4">
-                <label htmlFor="cj-category" className="form-label small mb-1">
-                  Category
-                </label>
-                <select id="cj-category" className="form-select" value={categoryInput} onChange={(e) => setCategoryInput(e.target.value)}>
-                  <option value="">All categories</option>
-                  {(categories.data?.categories ?? []).map((c) => (
-                    <option key={c.categoryId} value={c.categoryId}>
-                      {c.group ? `${c.categoryName} (${c.group})` : c.categoryName}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <FilterSelect
+                id="cj-category"
+                label="Category"
+                className="col-8 col-md-4"
+                value={categoryInput}
+                onChange={setCategoryInput}
+                options={[['', 'All categories'], ...(categories.data?.categories ?? []).map((c) => [c.categoryId, c.group ? `${c.categoryName} (${c.group})` : c.categoryName] as const)]}
+              />
               <div className="col-4 col-md-2 d-grid">
                 <button type="submit" className="btn btn-primary">
                   Search
                 </button>
               </div>
             </form>
-            {active.isPending ? (
-              <LoadingBox />
-            ) : active.isError ? (
-              <MessageBox variant="danger">{getErrorMessage(active.error)}</MessageBox>
-            ) : rows.length === 0 ? (
-              <MessageBox>{CJ_MESSAGES.noProducts}</MessageBox>
-            ) : (
-              <>
-                <div className="table-responsive">
-                  <table className="table table-hover align-middle" aria-busy={active.isPlaceholderData || active.isFetching}>
-                    <thead>
-                      <tr>
-                        <th scope="col">ID</th>
-                        <th scope="col">Image</th>
-                        <th scope="col">Name</th>
-                        <th scope="col">Price</th>
-                        {isSavedTab && <th scope="col">Cost</th>}
-                        {isSavedTab && <th scope="col">Margin</th>}
-                        <th scope="col">Status</th>
-                        <th scope="col">Actions</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {rows.map((row) => (
-                        <tr key={row.key} data-testid="cj-row">
-                          <td>
-                            <span className="font-monospace small d-inline-block text-truncate align-middle" style={{ maxWidth: 'min(22vw, 18rem)' }} title={row.id}>
-                              {row.id}
-                            </span>
-                          </td>
-                          <td>
-                            {row.image ? (
-                              <img src={row.image} alt="" width={56} height={56} className="rounded border" style={{ objectFit: 'cover' }} loading="lazy" />
-                            ) : null}
-                          </td>
-                          <td style={{ minWidth: '9rem' }}>{row.name}</td>
-                          <td>{formatMoney(row.price)}</td>
-                          {isSavedTab && <td>{row.saved?.supplierCost === null || !row.saved ? '—' : formatMoney(row.saved.supplierCost)}</td>}
-                          {isSavedTab && <td>{row.saved && <MarginCell p={row.saved} />}</td>}
-                          <td>
-                            {row.savedId ? <span className="badge text-bg-success">Saved</span> : <span className="badge text-bg-secondary">Not Saved</span>}
-                            {row.saved?.supplierDiscontinuedAt && <span className="badge text-bg-danger ms-1">Discontinued</span>}
-                          </td>
-                          <td>
-                            <Dropdown>
-                              <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={`Actions for ${row.name}`}>
-                                Actions
-                              </Dropdown.Toggle>
-                              <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
-                                <Dropdown.Item as={Link} to={paths.admin.cjProductEdit(row.editId)}>
-                                  Edit
+            <ListState isPending={active.isPending} error={active.error} isEmpty={rows.length === 0} empty={CJ_MESSAGES.noProducts}>
+              {() => (
+                <>
+                  <AdminTable
+                    columns={['ID', 'Image', 'Name', 'Price', isSavedTab && 'Cost', isSavedTab && 'Margin', 'Status', 'Actions']}
+                    busy={active.isPlaceholderData || active.isFetching}
+                  >
+                    {rows.map((row) => (
+                      <tr key={row.key} data-testid="cj-row">
+                        <td>
+                          <span className="font-monospace small d-inline-block text-truncate align-middle" style={{ maxWidth: 'min(22vw, 18rem)' }} title={row.id}>
+                            {row.id}
+                          </span>
+                        </td>
+                        <td>
+                          {row.image ? (
+                            <img src={row.image} alt="" width={56} height={56} className="rounded border" style={{ objectFit: 'cover' }} loading="lazy" />
+                          ) : null}
+                        </td>
+                        <td style={{ minWidth: '9rem' }}>{row.name}</td>
+                        <td>{formatMoney(row.price)}</td>
+                        {isSavedTab && <td>{row.saved?.supplierCost === null || !row.saved ? '—' : formatMoney(row.saved.supplierCost)}</td>}
+                        {isSavedTab && <td>{row.saved && <MarginCell p={row.saved} />}</td>}
+                        <td>
+                          {row.savedId ? <span className="badge text-bg-success">Saved</span> : <span className="badge text-bg-secondary">Not Saved</span>}
+                          {row.saved?.supplierDiscontinuedAt && <span className="badge text-bg-danger ms-1">Discontinued</span>}
+                        </td>
+                        <td>
+                          <Dropdown>
+                            <Dropdown.Toggle variant="outline-secondary" size="sm" aria-label={`Actions for ${row.name}`}>
+                              Actions
+                            </Dropdown.Toggle>
+                            <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
+                              <Dropdown.Item as={Link} to={paths.admin.cjProductEdit(row.editId)}>
+                                Edit
+                              </Dropdown.Item>
+                              {row.savedId && row.slug && (
+                                <Dropdown.Item as={Link} to={paths.cjProduct(row.slug)}>
+                                  View
                                 </Dropdown.Item>
-                                {row.savedId && row.slug && (
-                                  <Dropdown.Item as={Link} to={paths.cjProduct(row.slug)}>
-                                    View
-                                  </Dropdown.Item>
-                                )}
-                                {row.savedId && isSavedTab && (
-                                  <Dropdown.Item as="button" onClick={() => onRefresh(row)} disabled={refresh.isPending}>
-                                    Refresh from supplier
-                                  </Dropdown.Item>
-                                )}
-                                {row.savedId && (
-                                  <Dropdown.Item
-                                    as="button"
-                                    className="text-danger"
-                                    onClick={() => {
-                                      setToDelete(row);
-                                      setDeleteOpen(true);
-                                    }}
-                                  >
-                                    Delete
-                                  </Dropdown.Item>
-                                )}
-                              </Dropdown.Menu>
-                            </Dropdown>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-                <Pager page={page} pages={totalPages} onPage={(n) => go({ page: String(n) })} label={isSavedTab ? 'Saved products pages' : 'Supplier products pages'} />
-              </>
-            )}
+                              )}
+                              {row.savedId && isSavedTab && (
+                                <Dropdown.Item as="button" onClick={() => onRefresh(row)} disabled={refresh.isPending}>
+                                  Refresh from supplier
+                                </Dropdown.Item>
+                              )}
+                              {row.savedId && (
+                                <Dropdown.Item
+                                  as="button"
+                                  className="text-danger"
+                                  onClick={() => {
+                                    setToDelete(row);
+                                    setDeleteOpen(true);
+                                  }}
+                                >
+                                  Delete
+                                </Dropdown.Item>
+                              )}
+                            </Dropdown.Menu>
+                          </Dropdown>
+                        </td>
+                      </tr>
+                    ))}
+                  </AdminTable>
+                  <Pager page={page} pages={totalPages} onPage={(n) => go({ page: String(n) })} label={isSavedTab ? 'Saved products pages' : 'Supplier products pages'} />
+                </>
+              )}
+            </ListState>
           </>
         )}
       </div>

@@ -122,4 +122,27 @@ describe('LeadsPage', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Revenue amount must be 0 or more');
     expect(api.callsTo('PUT chat/leads/cccccccccccccccccccccccc')).toHaveLength(0);
   });
+
+  it('/admin/leads filters by status and interest and searches, back to page 1 each time', async () => {
+    const queries: URLSearchParams[] = [];
+    mockApi({
+      'GET chat/leads': (_body, url) => {
+        queries.push(url.searchParams);
+        return { body: { ...leadList([lead()]), page: 1, pages: 2 } };
+      },
+    });
+    renderWithProviders(<LeadsPage />, { state: makeState({ userInfo: admin }) });
+    await screen.findByRole('button', { name: 'Update lead Gina Guest' });
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(queries.at(-1)!.get('page')).toBe('2'));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'qualified');
+    await waitFor(() => expect(queries.at(-1)!.get('status')).toBe('qualified'));
+    expect(queries.at(-1)!.get('page')).toBe('1');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Interest' }), 'low');
+    await waitFor(() => expect(queries.at(-1)!.get('interest')).toBe('low'));
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search leads' }), ' gina ');
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(queries.at(-1)!.get('search')).toBe('gina'));
+    expect(Object.fromEntries(queries.at(-1)!)).toMatchObject({ status: 'qualified', interest: 'low', page: '1' });
+  });
 });

@@ -1,16 +1,17 @@
 import { ORDER_LIST_FILTERS, type AdminOrder } from '@shop/contracts';
 import { ORDER_MESSAGES } from '@shop/contracts/constants';
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { paths } from '../../../app/paths';
+import { AdminTable } from '../../../components/admin/AdminTable';
+import { ListSearchForm } from '../../../components/admin/ListSearchForm';
+import { ListState } from '../../../components/admin/ListState';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { LoadingBox } from '../../../components/LoadingBox';
-import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
-import { Paginator } from '../../../components/Paginator';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatMoney, formatShortDate } from '../../../lib/format';
+import { useListQueryParams } from '../../../lib/use-list-query-params';
 import { useDeleteOrder } from '../api/delete-order';
 import { useAllOrders } from '../api/get-orders';
 import { useDeliverOrder, useUndeliverOrder } from '../api/order-actions';
@@ -25,22 +26,12 @@ const ACTION_TEXT: Record<Action, { title: string; label: string; body: string }
   undeliver: { title: 'Mark as Not Delivered', label: 'Undeliver', body: 'Mark this order as not delivered?' },
 };
 
-function listUrl(page: number, filter: Filter, search: string): string {
-  const qs = new URLSearchParams();
-  if (filter !== 'all') qs.set('filter', filter);
-  if (search) qs.set('search', search);
-  if (page > 1) qs.set('page', String(page));
-  const s = qs.toString();
-  return s ? `${paths.admin.orders}?${s}` : paths.admin.orders;
-}
+const DEFAULTS = { filter: 'all', search: '' };
 
 export default function OrderListPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const page = Math.max(1, Number(searchParams.get('page')) || 1);
-  const rawFilter = searchParams.get('filter') ?? 'all';
-  const filter: Filter = (ORDER_LIST_FILTERS as readonly string[]).includes(rawFilter) ? (rawFilter as Filter) : 'all';
-  const search = searchParams.get('search') ?? '';
-  const [draft, setDraft] = useState(search);
+  const { page, values, update, hrefFor } = useListQueryParams(DEFAULTS);
+  const filter: Filter = (ORDER_LIST_FILTERS as readonly string[]).includes(values.filter) ? (values.filter as Filter) : 'all';
+  const { search } = values;
   const orders = useAllOrders({ page, filter, search });
   const deleteOrder = useDeleteOrder();
   const deliverOrder = useDeliverOrder();
@@ -74,11 +65,6 @@ export default function OrderListPage() {
     }
   };
 
-  const setFilter = (next: Filter) => setSearchParams(new URLSearchParams(listUrl(1, next, search).split('?')[1] ?? ''));
-  const onSearch = (e: FormEvent) => {
-    e.preventDefault();
-    setSearchParams(new URLSearchParams(listUrl(1, filter, draft.trim()).split('?')[1] ?? ''));
-  };
   const isBusy = deleteOrder.isPending || deliverOrder.isPending || undeliverOrder.isPending;
   const text = pending ? ACTION_TEXT[pending.action] : ACTION_TEXT.delete;
 
@@ -88,70 +74,59 @@ export default function OrderListPage() {
       <div className="d-flex flex-wrap gap-2 align-items-center my-3">
         <div className="btn-group flex-wrap" role="group" aria-label="Filter orders">
           {ORDER_LIST_FILTERS.map((f) => (
-            <button key={f} type="button" className={`btn btn-sm ${f === filter ? 'btn-primary' : 'btn-outline-primary'}`} aria-pressed={f === filter} onClick={() => setFilter(f)}>
+            <button key={f} type="button" className={`btn btn-sm ${f === filter ? 'btn-primary' : 'btn-outline-primary'}`} aria-pressed={f === filter} onClick={() => update({ filter: f })}>
               {FILTER_LABELS[f]}
             </button>
           ))}
         </div>
-        <form role="search" className="d-flex gap-2 flex-grow-1" onSubmit={onSearch}>
-          <label htmlFor="order-search" className="visually-hidden">Search orders by id, customer name or e-mail</label>
-          <input id="order-search" type="search" className="form-control form-control-sm" placeholder="Order id, customer name or e-mail" value={draft} maxLength={200} onChange={(e) => setDraft(e.target.value)} />
-          <button type="submit" className="btn btn-sm btn-outline-primary">Search</button>
-        </form>
+        <ListSearchForm
+          id="order-search"
+          label="Search orders by id, customer name or e-mail"
+          placeholder="Order id, customer name or e-mail"
+          value={search}
+          onSearch={(text) => update({ search: text })}
+          small
+          className="d-flex gap-2 flex-grow-1"
+        />
       </div>
-      {orders.isPending ? (
-        <LoadingBox />
-      ) : orders.isError ? (
-        <MessageBox variant="danger">{getErrorMessage(orders.error)}</MessageBox>
-      ) : orders.data.orders.length === 0 ? (
-        <MessageBox>No orders found</MessageBox>
-      ) : (
-        <>
-          <p className="text-body-secondary small mb-2">{orders.data.countOrders} orders</p>
-          <div className="table-responsive">
-            <table className="table table-striped table-hover align-middle" aria-busy={orders.isPlaceholderData}>
-              <thead>
-                <tr>
-                  <th scope="col">ID</th>
-                  <th scope="col">USER</th>
-                  <th scope="col">EMAIL</th>
-                  <th scope="col">DATE</th>
-                  <th scope="col">TOTAL</th>
-                  <th scope="col">PAID</th>
-                  <th scope="col">DELIVERED</th>
-                  <th scope="col">ACTIONS</th>
+      <ListState
+        isPending={orders.isPending}
+        error={orders.error}
+        isEmpty={!orders.data || orders.data.orders.length === 0}
+        empty="No orders found"
+        paging={orders.data && { page, pages: orders.data.pages, hrefFor, label: 'Order pages' }}
+      >
+        {() => (
+          <>
+            <p className="text-body-secondary small mb-2">{orders.data!.countOrders} orders</p>
+            <AdminTable stacked columns={['ID', 'USER', 'EMAIL', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'ACTIONS']} busy={orders.isPlaceholderData} className="table-striped table-hover">
+              {orders.data!.orders.map((order) => (
+                <tr key={order._id} data-testid="order-row">
+                  <td data-label="ID" className="text-nowrap small font-monospace">{order._id}</td>
+                  <td data-label="USER">{order.user ? order.user.name : 'DELETED USER'}</td>
+                  <td data-label="EMAIL" className="text-break">{order.userEmail ?? ''}</td>
+                  <td data-label="DATE" className="text-nowrap">{formatShortDate(order.createdAt)}</td>
+                  <td data-label="TOTAL">{formatMoney(order.totalPrice)}</td>
+                  <td data-label="PAID">{order.isExpired ? <span className="badge text-bg-secondary">Expired</span> : dateOrNo(order.isPaid, order.paidAt)}</td>
+                  <td data-label="DELIVERED">{dateOrNo(order.isDelivered, order.deliveredAt)}</td>
+                  <td data-label="ACTIONS" className="text-nowrap">
+                    <div className="d-flex gap-1">
+                      <Link to={paths.order(order._id)} className="btn btn-light btn-sm border" aria-label={`Details of order ${order._id}`}>Details</Link>
+                      {order.isPaid && !order.isDelivered && (
+                        <button type="button" className="btn btn-outline-success btn-sm" onClick={() => ask(order, 'deliver')} aria-label={`Deliver order ${order._id}`}>Deliver</button>
+                      )}
+                      {order.isDelivered && (
+                        <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => ask(order, 'undeliver')} aria-label={`Undeliver order ${order._id}`}>Undeliver</button>
+                      )}
+                      <button type="button" className="btn btn-outline-danger btn-sm" onClick={() => ask(order, 'delete')} aria-label={`Delete order ${order._id}`}>Delete</button>
+                    </div>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {orders.data.orders.map((order) => (
-                  <tr key={order._id} data-testid="order-row">
-                    <td className="text-nowrap small font-monospace">{order._id}</td>
-                    <td>{order.user ? order.user.name : 'DELETED USER'}</td>
-                    <td className="text-break">{order.userEmail ?? ''}</td>
-                    <td className="text-nowrap">{formatShortDate(order.createdAt)}</td>
-                    <td>{formatMoney(order.totalPrice)}</td>
-                    <td>{order.isExpired ? <span className="badge text-bg-secondary">Expired</span> : dateOrNo(order.isPaid, order.paidAt)}</td>
-                    <td>{dateOrNo(order.isDelivered, order.deliveredAt)}</td>
-                    <td className="text-nowrap">
-                      <div className="d-flex gap-1">
-                        <Link to={paths.order(order._id)} className="btn btn-light btn-sm border" aria-label={`Details of order ${order._id}`}>Details</Link>
-                        {order.isPaid && !order.isDelivered && (
-                          <button type="button" className="btn btn-outline-success btn-sm" onClick={() => ask(order, 'deliver')} aria-label={`Deliver order ${order._id}`}>Deliver</button>
-                        )}
-                        {order.isDelivered && (
-                          <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => ask(order, 'undeliver')} aria-label={`Undeliver order ${order._id}`}>Undeliver</button>
-                        )}
-                        <button type="button" className="btn btn-outline-danger btn-sm" onClick={() => ask(order, 'delete')} aria-label={`Delete order ${order._id}`}>Delete</button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Paginator page={page} pages={orders.data.pages} hrefFor={(n) => listUrl(n, filter, search)} label="Order pages" />
-        </>
-      )}
+              ))}
+            </AdminTable>
+          </>
+        )}
+      </ListState>
       <ConfirmDialog show={isDialogOpen} title={text.title} confirmLabel={text.label} variant={pending?.action === 'delete' ? 'danger' : 'primary'} isPending={isBusy} onConfirm={() => void onConfirm()} onCancel={() => setDialogOpen(false)}>
         {text.body}
         {pending && <div className="mt-2 text-body-secondary text-break">{pending.order._id}</div>}

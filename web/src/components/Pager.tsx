@@ -1,4 +1,4 @@
-/** Previous / Next with 'Page X of Y' (the supplier lists page from 1). */
+/** Previous / Next with 'Page X of Y' for lists paged in place (supplier lists, leads); pages count from 1. */
 export function Pager({ page, pages, onPage, label }: { page: number; pages: number; onPage: (page: number) => void; label: string }) {
   if (pages <= 1 && page <= 1) return null;
   return (

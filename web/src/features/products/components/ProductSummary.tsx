@@ -1,0 +1,23 @@
+import type { Product } from '@shop/contracts';
+import type { ReactNode } from 'react';
+import { Price } from '../../../components/Price';
+import { Rating } from '../../../components/Rating';
+
+/** Name, rating with review count, price ('(N% OFF)' on sale) and description; `children` go before the description. */
+export function ProductSummary({ product, children }: { product: Product; children?: ReactNode }) {
+  return (
+    <>
+      <h1 className="h3">{product.name}</h1>
+      <div className="mb-2">
+        <Rating rating={product.rating} numReviews={product.numReviews} />
+      </div>
+      <div className="mb-2">
+        <span className="me-1">Price:</span>
+        <Price price={product.price} finalPrice={product.finalPrice} isOnSale={product.isOnSale} saleDiscount={product.saleDiscount} showDiscount />
+      </div>
+      {children}
+      <h2 className="h6 mb-1">Description:</h2>
+      <p style={{ whiteSpace: 'pre-line' }}>{product.description}</p>
+    </>
+  );
+}
