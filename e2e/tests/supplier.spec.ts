@@ -192,6 +192,14 @@ test('/cj-products: only an administrator sees the form; others go to /signin', 
   // A signed-in customer is sent to /signin too, keeping the redirect.
   await page.goto('/cj-products?pid=ANY');
   await expect(page).toHaveURL(/\/signin\?redirect=\/cj-products/);
+  await expect(page.getByText(/You are signed in as a customer/)).toBeVisible();
+  // It stays there (no bouncing between /signin and the guarded page).
+  const navigations: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) navigations.push(frame.url());
+  });
+  await page.waitForTimeout(500);
+  expect(navigations).toEqual([]);
   await expect(page.getByRole('button', { name: 'Save CJ Product' })).toHaveCount(0);
   // And the server refuses supplier writes from a customer whatever the page does.
   const res = await page.request.post('/api/cj/products/save', { data: { pid: 'ANY' } });

@@ -27,7 +27,13 @@ export function withRedirect(path: string, redirect: string): string {
 export const ADMIN_NEEDED = 'An administrator account is needed to open that page. Please sign in as an administrator.';
 export const ADMIN_NEEDED_SIGNED_IN = 'An administrator account is needed to open that page. You are signed in as a customer: sign in with an administrator account to continue.';
 
-/** True for back-office paths (/admin/...). */
+/** Pages only an administrator may open: the back office (/admin/...) and the supplier edit form /cj-products. */
+const ADMIN_ONLY_PAGES = ['/admin', '/cj-products'];
+
+/**
+ * True for pages behind the admin guard. /signin keeps a signed-in customer on the sign-in form for
+ * these (to switch accounts) instead of sending them back to a page that would send them here again.
+ */
 export function isAdminPath(path: string): boolean {
-  return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/admin?');
+  return ADMIN_ONLY_PAGES.some((page) => path === page || path.startsWith(`${page}/`) || path.startsWith(`${page}?`));
 }

@@ -73,6 +73,13 @@ describe('SignInPage', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
+  it('keeps a signed-in customer on the page for the supplier form /cj-products too (its guard would send them straight back)', () => {
+    mockApi({});
+    renderWithProviders(<SignInPage />, { route: '/signin?redirect=%2Fcj-products%3Fpid%3DANY', path: '/signin', state: makeState({ userInfo: customer }) });
+    expect(screen.getByTestId('location')).toHaveTextContent('/signin?redirect=%2Fcj-products%3Fpid%3DANY');
+    expect(screen.getByText(/You are signed in as a customer/)).toBeInTheDocument();
+  });
+
   it('shows a message once: a field error from the server is not repeated in an alert', async () => {
     mockApi({ 'POST users/signin': () => ({ status: 400, body: { message: 'Please enter a valid email address', fieldErrors: { email: 'Please enter a valid email address' } } }) });
     renderWithProviders(<SignInPage />, { route: '/signin', path: '/signin' });
