@@ -4,6 +4,7 @@ import type { UploadStore } from '../../modules/uploads/upload-store.ts';
 import type { Db } from '../client.ts';
 import { seedBackoffice } from './backoffice.ts';
 import { seedCatalogue } from './catalogue.ts';
+import { seedChats } from './chats.ts';
 import { seedUsers } from './users.ts';
 
 /** Seeds demo data into an empty database. Each seeder checks its own tables, so a restart adds nothing. */
@@ -19,4 +20,6 @@ export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogge
   if (catalogue.products) log.info(catalogue, 'seeded demo catalogue');
   const backoffice = await seedBackoffice(db);
   if (backoffice.orders || backoffice.leads) log.info(backoffice, 'seeded demo sales and leads');
+  const chats = await seedChats(db);
+  if (chats.conversations) log.info(chats, 'seeded demo chat conversations');
 }
