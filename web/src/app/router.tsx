@@ -1,17 +1,18 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { useRoutes, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/PageLoading';
 import HomePage from '../features/products/pages/HomePage';
-import { AdminRoute, GuestOnlyRoute, ProtectedRoute } from './guards';
+import { GuestOnlyRoute, ProtectedRoute } from './guards';
 import { Layout } from './layout/Layout';
 
-const page = (Page: LazyExoticComponent<ComponentType>) => (
+export const page = (Page: LazyExoticComponent<ComponentType>) => (
   <Suspense fallback={<PageLoading />}>
     <Page />
   </Suspense>
 );
 
-// Storefront pages load on demand; admin pages live in their own chunks so shoppers never download them.
+// Storefront pages load on demand; the admin routes (admin-routes.tsx) and pages live in their own chunks.
+const AdminRoutes = lazy(() => import('./admin-routes'));
 const ProductPage = lazy(() => import('../features/products/pages/ProductPage'));
 const CjProductPage = lazy(() => import('../features/cj/pages/CjProductPage'));
 const CjProductsPublicPage = lazy(() => import('../features/cj/pages/CjProductsPublicPage'));
@@ -29,21 +30,9 @@ const PlaceOrderPage = lazy(() => import('../features/checkout/pages/PlaceOrderP
 const OrderPage = lazy(() => import('../features/orders/pages/OrderPage'));
 const OrderHistoryPage = lazy(() => import('../features/orders/pages/OrderHistoryPage'));
 const ProfilePage = lazy(() => import('../features/users/pages/ProfilePage'));
-const DashboardPage = lazy(() => import('../features/dashboard/pages/DashboardPage'));
-const ProductListPage = lazy(() => import('../features/admin-products/pages/ProductListPage'));
-const ProductEditPage = lazy(() => import('../features/admin-products/pages/ProductEditPage'));
-const OrderListPage = lazy(() => import('../features/orders/pages/OrderListPage'));
-const UserListPage = lazy(() => import('../features/users/pages/UserListPage'));
-const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
-const LeadsPage = lazy(() => import('../features/dashboard/pages/LeadsPage'));
-const ChatListPage = lazy(() => import('../features/chat/pages/ChatListPage'));
-const ChatDetailPage = lazy(() => import('../features/chat/pages/ChatDetailPage'));
-const CjProductsPage = lazy(() => import('../features/cj/pages/CjProductsPage'));
 const UnsubscribePage = lazy(() => import('../features/newsletter/pages/UnsubscribePage'));
-const CjProductEditPage = lazy(() => import('../features/cj/pages/CjProductEditPage'));
 
 const protectedPage = (Page: LazyExoticComponent<ComponentType>) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
-const adminPage = (Page: LazyExoticComponent<ComponentType>) => <AdminRoute>{page(Page)}</AdminRoute>;
 const guestPage = (Page: LazyExoticComponent<ComponentType>) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
 
 export const routes: RouteObject[] = [
@@ -69,23 +58,17 @@ export const routes: RouteObject[] = [
       { path: '/order/:id', element: protectedPage(OrderPage) },
       { path: '/orderhistory', element: protectedPage(OrderHistoryPage) },
       { path: '/profile', element: protectedPage(ProfilePage) },
-      { path: '/admin/dashboard', element: adminPage(DashboardPage) },
-      { path: '/admin/products', element: adminPage(ProductListPage) },
-      { path: '/admin/product/:id', element: adminPage(ProductEditPage) },
-      { path: '/admin/product', element: adminPage(ProductEditPage) },
-      { path: '/admin/orders', element: adminPage(OrderListPage) },
-      { path: '/admin/order/:id', element: adminPage(OrderPage) },
-      { path: '/admin/users', element: adminPage(UserListPage) },
-      { path: '/admin/user/:id', element: adminPage(UserEditPage) },
-      { path: '/admin/user', element: adminPage(UserEditPage) },
-      { path: '/admin/leads', element: adminPage(LeadsPage) },
-      { path: '/admin/chats', element: adminPage(ChatListPage) },
-      { path: '/admin/chat/:id', element: adminPage(ChatDetailPage) },
-      { path: '/admin/cj-products', element: adminPage(CjProductsPage) },
-      { path: '/admin/cj-product-edit/:pid', element: adminPage(CjProductEditPage) },
+      // The back office's routes and pages are one lazy chunk: shoppers never download them.
+      { path: '/admin/*', element: page(AdminRoutes) },
       { path: '*', element: page(lazy(() => import('./NotFoundPage'))) },
     ],
   },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes);
+/**
+ * The app's routes, rendered by the declarative BrowserRouter (main.tsx): the data router's code
+ * (loaders, actions, fetchers), none of which the app uses, would be a quarter of the initial chunk.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useCategories } from '../../features/products/api/get-categories';
 import { paths, searchUrl } from '../paths';
 import { BRAND } from './brand';
-import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from './icons';
+import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from './social-icons';
 import { Newsletter } from './Newsletter';
 
 const FOOTER_CATEGORY_COUNT = 3;

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useSubscribeToNewsletter } from '../../features/newsletter/api/newsletter';
+import { subscribeToNewsletter } from '../../features/newsletter/api/subscribe-to-newsletter';
 import { ApiError, getErrorMessage } from '../../lib/api-client';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -12,7 +12,7 @@ export function Newsletter() {
   const [address, setAddress] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const subscribe = useSubscribeToNewsletter();
+  const [isPending, setIsPending] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -22,16 +22,16 @@ export function Newsletter() {
       return;
     }
     setError(null);
-    subscribe.mutate(
-      { email: address.trim() },
-      {
-        onSuccess: (res) => {
+    setIsPending(true);
+    subscribeToNewsletter({ email: address.trim() })
+      .then(
+        (res) => {
           setAddress('');
           setDone(res.message);
         },
-        onError: (err) => setError(err instanceof ApiError && err.fieldErrors?.email ? err.fieldErrors.email : getErrorMessage(err)),
-      },
-    );
+        (err: unknown) => setError(err instanceof ApiError && err.fieldErrors?.email ? err.fieldErrors.email : getErrorMessage(err)),
+      )
+      .finally(() => setIsPending(false));
   };
 
   return (
@@ -55,7 +55,7 @@ export function Newsletter() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'newsletter-error' : undefined}
         />
-        <button type="submit" className="btn btn-warning" disabled={subscribe.isPending}>
+        <button type="submit" className="btn btn-warning" disabled={isPending}>
           Subscribe
         </button>
         {error && (

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useStore, type CartItem } from '../../../app/store';
 import { cartQueryKey, useCart } from '../api/get-cart';
 import { mergeCart } from '../api/merge-cart';

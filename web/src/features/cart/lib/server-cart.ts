@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import type { StoreAction } from '../../../app/store';
 import { ApiError } from '../../../lib/api-client';
 import { addCartItem } from '../api/add-cart-item';
