@@ -45,17 +45,22 @@ export function higherInterest(a: LeadInterestLevel, b: LeadInterestLevel | unde
 export async function recordLeadActivity(db: Db, activity: LeadActivity): Promise<void> {
   const at = activity.at ?? new Date();
   await db.transaction(async (tx) => {
-    await tx.insert(leads).values({
-      id: newId(),
-      userId: activity.userId,
-      userName: activity.userName,
-      userEmail: activity.userEmail,
-      interestLevel: activity.interestSignal ?? 'low',
-      productsOfInterest: mergeProductsOfInterest(activity.productsOfInterest ?? [], []),
-      lastInteraction: at,
-    }).onConflictDoNothing({ target: leads.userId });
-    // Serialise concurrent interactions of one person on the row lock, then merge.
-    const [row] = await tx.select().from(leads).where(eq(leads.userId, activity.userId)).for('update').limit(1);
+    // Serialise concurrent interactions of one person on the row lock, then merge. The lead is
+    // created on first contact only (most interactions find it: no insert attempt then).
+    const lockLead = () => tx.select().from(leads).where(eq(leads.userId, activity.userId)).for('update').limit(1);
+    let [row] = await lockLead();
+    if (!row) {
+      await tx.insert(leads).values({
+        id: newId(),
+        userId: activity.userId,
+        userName: activity.userName,
+        userEmail: activity.userEmail,
+        interestLevel: activity.interestSignal ?? 'low',
+        productsOfInterest: mergeProductsOfInterest(activity.productsOfInterest ?? [], []),
+        lastInteraction: at,
+      }).onConflictDoNothing({ target: leads.userId });
+      [row] = await lockLead();
+    }
     if (!row) return;
     await tx.update(leads).set({
       userName: activity.userName || row.userName,

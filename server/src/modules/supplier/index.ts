@@ -6,11 +6,22 @@ import { findDiscontinued } from './saved-products.ts';
 
 export { enqueueSupplierOrder, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
 
+const supplierDiscontinued = (name: string) => badRequest(supplierNotSoldMessage(name), undefined, 'SUPPLIER_DISCONTINUED');
+
 /**
  * Refuses products the supplier no longer sells ('{name}' is no longer sold by our supplier and
  * cannot be bought). Cart additions and order placement call it.
  */
 export async function assertSupplierSellable(db: Executor, productIds: string[]): Promise<void> {
   const gone = await findDiscontinued(db, productIds);
-  if (gone[0]) throw badRequest(supplierNotSoldMessage(gone[0].name), undefined, 'SUPPLIER_DISCONTINUED');
+  if (gone[0]) throw supplierDiscontinued(gone[0].name);
+}
+
+/**
+ * The same refusal for product rows the caller has already read with their
+ * `supplier_discontinued_at` (the checkout path, without a query of its own).
+ */
+export function assertNoneDiscontinued(rows: Array<{ name: string; supplierDiscontinuedAt: Date | null }>): void {
+  const gone = rows.find((r) => r.supplierDiscontinuedAt !== null);
+  if (gone) throw supplierDiscontinued(gone.name);
 }
