@@ -101,4 +101,29 @@ describe('checkout round trips', () => {
     expect(row).toMatchObject({ isPaid: false, paymentId: null });
     expect(await stockOf(t, p.id)).toBe(3); // still reserved, until the sweep releases it
   });
+
+  it('sends small cart and order answers uncompressed, and still compresses a large cart', async () => {
+    const u = await createUser(t);
+    const gzip = { cookie: u.cookie, 'accept-encoding': 'gzip, deflate' };
+    // Three lines: every answer below is over the plugin's default threshold (1 KB), under 4 KB.
+    await addToCart(t, u, (await createProduct(t)).id, 1);
+    await addToCart(t, u, (await createProduct(t)).id, 1);
+    const third = await createProduct(t);
+    const small = await t.app.inject({ method: 'POST', url: '/api/cart/items', headers: gzip, payload: { productId: third.id, quantity: 1 } });
+    expect(small.statusCode).toBe(200);
+    expect(small.rawPayload.length).toBeGreaterThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(Number(small.headers['content-length'])).toBe(small.rawPayload.length);
+    const placed = await t.app.inject({ method: 'POST', url: '/api/orders', headers: gzip, payload: { shippingAddress: sampleAddress() } });
+    expect(placed.statusCode).toBe(201);
+    expect(placed.headers['content-encoding']).toBeUndefined();
+    expect(placed.rawPayload.length).toBeGreaterThan(1024);
+    const paid = await t.app.inject({ method: 'PUT', url: `/api/orders/${placed.json<Order>()._id}/pay`, headers: gzip, payload: { demo: true } });
+    expect(paid.headers['content-encoding']).toBeUndefined();
+    expect(paid.rawPayload.length).toBeGreaterThan(1024);
+
+    for (let i = 0; i < 8; i += 1) await addToCart(t, u, (await createProduct(t)).id, 1);
+    const large = await t.app.inject({ method: 'GET', url: '/api/cart', headers: gzip });
+    expect(large.headers['content-encoding']).toBe('gzip');
+  });
 });
