@@ -1,12 +1,12 @@
 import { ORDER_MESSAGES, type Order } from '@shop/contracts';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { clearCart } from '../cart/get-cart.ts';
-import { enqueueSupplierOrder } from '../supplier/index.ts';
+import { enqueueSupplierOrder, holdsSupplierProducts } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
 import type { OrderRow, OrderWithLines } from './orders.presenter.ts';
 
@@ -66,12 +66,13 @@ export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ ord
           eq(orders.id, input.orderId), eq(orders.isPaid, false), isNull(orders.stockReleasedAt),
           input.unexpiredOnly ? gt(orders.expiresAt, now) : undefined,
         ))
-        .returning();
+        .returning({ ...getTableColumns(orders), holdsSupplierProducts: holdsSupplierProducts(sql`${orders}.${sql.identifier('id')}`) });
       if (!row) return undefined;
       if (input.clearCartOf) await clearCart(tx, input.clearCartOf);
       // Supplier lines are forwarded to the supplier by a job written in this same transaction.
-      await enqueueSupplierOrder(tx, input.orderId);
-      return row;
+      const { holdsSupplierProducts: forSupplier, ...order } = row;
+      if (forSupplier) await enqueueSupplierOrder(tx, input.orderId);
+      return order;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(ORDER_MESSAGES.paymentReused, undefined, 'PAYMENT_REUSED');

@@ -4,7 +4,7 @@ import { supplierNotSoldMessage } from '@shop/contracts';
 import type { Executor } from '../../db/client.ts';
 import { findDiscontinued } from './saved-products.ts';
 
-export { enqueueSupplierOrder, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+export { enqueueSupplierOrder, holdsSupplierProducts, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
 
 const supplierDiscontinued = (name: string) => badRequest(supplierNotSoldMessage(name), undefined, 'SUPPLIER_DISCONTINUED');
 
