@@ -61,7 +61,7 @@ describe('checkout round trips', () => {
     const steps = { add, lead, place, pay };
     if (process.env.LOG_CHECKOUT_STATEMENTS) for (const [step, list] of Object.entries(steps)) console.info(`-- ${step}\n${list.join('\n')}`);
     expect(add.length).toBeGreaterThan(0); // the recorder sees the app's statements
-    // Before issue 12's changes: add 6 (+ lead 3), place 12, pay 11 (+ begin/commit of 3 transactions).
+    // Before issue 12's changes: add 6 (+ lead 3 in a transaction), place 12, pay 11 (+ the mail's own transaction).
     expect(add.length).toBeLessThanOrEqual(4); // session, product, write the line, the cart
     expect(lead.length).toBeLessThanOrEqual(1); // one upsert, no transaction
     expect(place.length).toBeLessThanOrEqual(7); // session, customer+address, cart, double submit, stock, order, lines
