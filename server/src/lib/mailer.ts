@@ -46,10 +46,15 @@ export function createMailer(opts: {
   return {
     async send(mail) {
       const id = newId();
-      await opts.db.transaction(async (tx) => {
-        await tx.insert(outbox).values({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
-        if (opts.smtpUrl) await enqueueJob(tx, { kind: MAIL_SEND_JOB, dedupeKey: id, payload: { outboxId: id } });
-      });
+      const row = { id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null };
+      if (opts.smtpUrl) {
+        await opts.db.transaction(async (tx) => {
+          await tx.insert(outbox).values(row);
+          await enqueueJob(tx, { kind: MAIL_SEND_JOB, dedupeKey: id, payload: { outboxId: id } });
+        });
+      } else {
+        await opts.db.insert(outbox).values(row); // one statement: no transaction needed
+      }
       if (opts.smtpUrl) {
         opts.onQueued?.();
         return;

@@ -1,10 +1,12 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTokenSigner, hashToken, newOpaqueToken } from './tokens.ts';
 
 const SECRET = 'k'.repeat(40);
 
 describe('access tokens (JWT, HS256)', () => {
+  afterEach(() => { vi.useRealTimers(); });
+
   it('round-trips subject and session id', async () => {
     const signer = createTokenSigner(SECRET, 60);
     const token = await signer.sign({ sub: 'a'.repeat(24), sid: 'b'.repeat(24) });
@@ -28,6 +30,21 @@ describe('access tokens (JWT, HS256)', () => {
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${p}.`;
     expect(await signer.verify(none)).toBeNull();
     expect(await signer.verify('garbage')).toBeNull();
+  });
+
+  it('remembers a verified token only until it expires', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const signer = createTokenSigner(SECRET, 60);
+    const token = await signer.sign({ sub: 'u', sid: 's' });
+    expect(await signer.verify(token)).toEqual({ sub: 'u', sid: 's' });
+    vi.setSystemTime(Date.now() + 59_000);
+    expect(await signer.verify(token)).toEqual({ sub: 'u', sid: 's' }); // from the cache
+    vi.setSystemTime(Date.now() + 2_000);
+    expect(await signer.verify(token)).toBeNull();
+    // A tampered copy of a remembered token is still refused.
+    const fresh = await signer.sign({ sub: 'u', sid: 's' });
+    expect(await signer.verify(fresh)).not.toBeNull();
+    expect(await signer.verify(`${fresh}x`)).toBeNull();
   });
 
   it('requires both claims', async () => {

@@ -6,8 +6,14 @@ export interface AccessClaims {
   sid: string;
 }
 
+/** Verified access tokens remembered per signer (a signature check is WebCrypto work on every request). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function createTokenSigner(secret: string, ttlSeconds: number) {
   const key = new TextEncoder().encode(secret);
+  // token -> its claims and expiry. Only tokens whose signature verified are kept, each until it
+  // expires; the session behind it is still looked up on every request (revocation is immediate).
+  const verified = new Map<string, { claims: AccessClaims; expiresAtMs: number }>();
   return {
     async sign(claims: AccessClaims): Promise<string> {
       return new SignJWT({ sid: claims.sid })
@@ -18,10 +24,20 @@ export function createTokenSigner(secret: string, ttlSeconds: number) {
         .sign(key);
     },
     async verify(token: string): Promise<AccessClaims | null> {
+      const known = verified.get(token);
+      if (known) {
+        if (Date.now() < known.expiresAtMs) return known.claims;
+        verified.delete(token);
+      }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-        return { sub: payload.sub, sid: payload.sid };
+        const claims = { sub: payload.sub, sid: payload.sid };
+        if (typeof payload.exp === 'number') {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+          verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+        }
+        return claims;
       } catch {
         return null;
       }

@@ -1,6 +1,7 @@
 import { PRODUCT_ID_REQUIRED_MESSAGE } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
+import { SMALL_JSON_COMPRESSION as compress } from '../../lib/compression.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { recordLeadActivity } from '../leads/index.ts';
 import * as s from './cart.schemas.ts';
@@ -20,10 +21,10 @@ function requireProductId(productId: string): string {
 export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
 
-  app.get('/cart', { config: user, schema: s.getCartSchema }, async (request) =>
+  app.get('/cart', { config: user, schema: s.getCartSchema, compress }, async (request) =>
     getCart(db, requireUser(request).id));
 
-  app.post('/cart/items', { config: user, schema: s.addCartItemSchema }, async (request) => {
+  app.post('/cart/items', { config: user, schema: s.addCartItemSchema, compress }, async (request) => {
     const shopper = requireUser(request);
     const cart = await setCartItem(db, { userId: shopper.id, ...request.body, mode: 'add' });
     // Carting is the strongest buying signal short of an order: the shopper's lead (made on first
@@ -38,7 +39,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     return cart;
   });
 
-  app.put('/cart/items/:productId', { config: user, schema: s.updateCartItemSchema }, async (request) =>
+  app.put('/cart/items/:productId', { config: user, schema: s.updateCartItemSchema, compress }, async (request) =>
     setCartItem(db, {
       userId: requireUser(request).id,
       productId: requireProductId(request.params.productId),
@@ -46,7 +47,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       mode: 'update',
     }));
 
-  app.delete('/cart/items/:productId', { config: user, schema: s.removeCartItemSchema }, async (request) =>
+  app.delete('/cart/items/:productId', { config: user, schema: s.removeCartItemSchema, compress }, async (request) =>
     removeCartItem(db, requireUser(request).id, requireProductId(request.params.productId)));
 
   // A call without a product id (e.g. DELETE cart/items/) gets the spec's message, not a route 404.
@@ -60,12 +61,12 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
-  app.delete('/cart', { config: user, schema: s.clearCartSchema }, async (request) => {
+  app.delete('/cart', { config: user, schema: s.clearCartSchema, compress }, async (request) => {
     const userId = requireUser(request).id;
     await clearCart(db, userId);
     return getCart(db, userId);
   });
 
-  app.post('/cart/merge', { config: user, schema: s.mergeCartSchema }, async (request) =>
+  app.post('/cart/merge', { config: user, schema: s.mergeCartSchema, compress }, async (request) =>
     mergeCart(db, requireUser(request).id, request.body));
 };

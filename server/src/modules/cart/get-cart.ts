@@ -9,12 +9,17 @@ export interface CartLine {
   quantity: number;
   name: string;
   product: CartProductRow | null;
+  /** When the supplier stopped selling the product (null: still sold, or not a supplier product). */
+  supplierDiscontinuedAt: Date | null;
 }
 
 /** The user's cart lines joined with the live product rows (null when the product is gone). */
 export async function findCartLines(db: Executor, userId: string): Promise<CartLine[]> {
   return db
-    .select({ productId: cartItems.productId, quantity: cartItems.quantity, name: cartItems.name, product: cartProductColumns })
+    .select({
+      productId: cartItems.productId, quantity: cartItems.quantity, name: cartItems.name, product: cartProductColumns,
+      supplierDiscontinuedAt: products.supplierDiscontinuedAt,
+    })
     .from(cartItems)
     .leftJoin(products, eq(products.id, cartItems.productId))
     .where(eq(cartItems.userId, userId))

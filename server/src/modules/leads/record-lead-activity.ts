@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { leads, type LeadInterestLevel, type LeadProductOfInterest } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -7,6 +7,9 @@ import { newId } from '../../lib/ids.ts';
 export const MAX_PRODUCTS_OF_INTEREST = 5;
 
 const INTEREST_RANK: Record<LeadInterestLevel, number> = { low: 0, medium: 1, high: 2 };
+/** The same order in SQL. */
+const interestRankSql = (level: SQLWrapper) => sql`array_position(array['low', 'medium', 'high']::text[], ${level})`;
+const EXCLUDED_INTEREST = sql.raw('excluded.interest_level');
 
 export interface LeadActivity {
   /** A user id, or a guest id (contains 'guest'). */
@@ -44,26 +47,38 @@ export function higherInterest(a: LeadInterestLevel, b: LeadInterestLevel | unde
  */
 export async function recordLeadActivity(db: Db, activity: LeadActivity): Promise<void> {
   const at = activity.at ?? new Date();
-  await db.transaction(async (tx) => {
-    await tx.insert(leads).values({
-      id: newId(),
-      userId: activity.userId,
-      userName: activity.userName,
-      userEmail: activity.userEmail,
-      interestLevel: activity.interestSignal ?? 'low',
-      productsOfInterest: mergeProductsOfInterest(activity.productsOfInterest ?? [], []),
-      lastInteraction: at,
-    }).onConflictDoNothing({ target: leads.userId });
-    // Serialise concurrent interactions of one person on the row lock, then merge.
-    const [row] = await tx.select().from(leads).where(eq(leads.userId, activity.userId)).for('update').limit(1);
-    if (!row) return;
-    await tx.update(leads).set({
-      userName: activity.userName || row.userName,
-      userEmail: activity.userEmail || row.userEmail,
-      interestLevel: higherInterest(row.interestLevel, activity.interestSignal),
-      productsOfInterest: mergeProductsOfInterest(activity.productsOfInterest ?? [], row.productsOfInterest),
-      lastInteraction: sql`greatest(${leads.lastInteraction}, ${at.toISOString()}::timestamptz)`,
+  // One statement, no transaction: the insert creates the lead on first contact; otherwise the
+  // conflict update merges into the row's latest version under its row lock (concurrent
+  // interactions of one person queue there), with the rules of mergeProductsOfInterest and
+  // higherInterest written in SQL.
+  await db.insert(leads).values({
+    id: newId(),
+    userId: activity.userId,
+    userName: activity.userName,
+    userEmail: activity.userEmail,
+    interestLevel: activity.interestSignal ?? 'low',
+    productsOfInterest: mergeProductsOfInterest(activity.productsOfInterest ?? [], []),
+    lastInteraction: at,
+  }).onConflictDoUpdate({
+    target: leads.userId,
+    set: {
+      userName: sql`coalesce(nullif(excluded.user_name, ''), ${leads.userName})`,
+      userEmail: sql`coalesce(nullif(excluded.user_email, ''), ${leads.userEmail})`,
+      interestLevel: activity.interestSignal
+        ? sql`case when ${interestRankSql(EXCLUDED_INTEREST)} > ${interestRankSql(leads.interestLevel)}
+            then excluded.interest_level else ${leads.interestLevel} end`
+        : sql`${leads.interestLevel}`,
+      // Newer first, one entry per product (its first occurrence), at most MAX_PRODUCTS_OF_INTEREST.
+      productsOfInterest: sql`(
+        select coalesce(jsonb_agg(d.e order by d.n), '[]'::jsonb) from (
+          select u.e, u.n from (
+            select distinct on (x.e->>'productId') jsonb_build_object('productId', x.e->>'productId', 'name', x.e->>'name') as e, x.n
+            from jsonb_array_elements(excluded.products_of_interest || ${leads.productsOfInterest}) with ordinality as x(e, n)
+            order by x.e->>'productId', x.n
+          ) u order by u.n limit ${MAX_PRODUCTS_OF_INTEREST}
+        ) d)`,
+      lastInteraction: sql`greatest(${leads.lastInteraction}, excluded.last_interaction)`,
       updatedAt: new Date(),
-    }).where(eq(leads.id, row.id));
+    },
   });
 }

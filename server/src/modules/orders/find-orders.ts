@@ -25,11 +25,19 @@ export async function loadOrders(db: Executor, where?: SQL, limit?: number): Pro
   return rows.map((r) => ({ order: r.order, userName: r.userName, items: byOrder.get(r.order.id) ?? [] }));
 }
 
-/** One order by id, or null. */
+/** One order by id with its lines and customer (name and e-mail), in one query; or null. */
 export async function loadOrder(db: Executor, id: string): Promise<OrderWithLines | null> {
   if (!isId(id)) return null;
-  const [found] = await loadOrders(db, eq(orders.id, id), 1);
-  return found ?? null;
+  const rows = await db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems }).from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(eq(orders.id, id))
+    .orderBy(asc(orderItems.position));
+  const first = rows[0];
+  if (!first) return null;
+  const items: OrderItemRow[] = [];
+  for (const r of rows) if (r.item) items.push(r.item);
+  return { order: first.order, userName: first.userName, userEmail: first.userEmail, items };
 }
 
 /** The order if `viewer` owns it or is an admin; anyone else gets 404 'Order Not Found'. */

@@ -1,14 +1,14 @@
 import { ORDER_MESSAGES, type Order } from '@shop/contracts';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { clearCart } from '../cart/get-cart.ts';
-import { enqueueSupplierOrder } from '../supplier/index.ts';
+import { enqueueSupplierOrder, holdsSupplierProducts } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
-import type { OrderWithLines } from './orders.presenter.ts';
+import type { OrderRow, OrderWithLines } from './orders.presenter.ts';
 
 /** How long a payment in progress holds an order against expiry. */
 const PAYMENT_WINDOW_MS = 10 * 60_000;
@@ -38,6 +38,13 @@ export interface MarkPaidInput {
   payment: StoredPaymentResult;
   /** Whose cart to empty: the owner's, when the owner paid. */
   clearCartOf: string | null;
+  /**
+   * Pay only an order not yet past its expiry (a payment taken at once, without a hold: the check
+   * holdOrderForPayment would make is part of the update).
+   */
+  unexpiredOnly?: boolean;
+  /** The order as the caller loaded it: its lines and customer are reused, not read again. */
+  loaded?: OrderWithLines;
   now?: Date;
 }
 
@@ -47,40 +54,50 @@ export interface MarkPaidInput {
  */
 export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ order: OrderWithLines; paid: boolean }> {
   const now = input.now ?? new Date();
-  let paid: boolean;
+  let updated: OrderRow | undefined;
   try {
-    paid = await db.transaction(async (tx) => {
-      const updated = await tx.update(orders)
+    updated = await db.transaction(async (tx) => {
+      const [row] = await tx.update(orders)
         .set({
           isPaid: true, paidAt: now, paymentProvider: input.payment.provider, paymentId: input.payment.id,
           paymentResult: input.payment, updatedAt: now,
         })
-        .where(and(eq(orders.id, input.orderId), eq(orders.isPaid, false), isNull(orders.stockReleasedAt)))
-        .returning({ id: orders.id });
-      if (!updated.length) return false;
+        .where(and(
+          eq(orders.id, input.orderId), eq(orders.isPaid, false), isNull(orders.stockReleasedAt),
+          input.unexpiredOnly ? gt(orders.expiresAt, now) : undefined,
+        ))
+        .returning({ ...getTableColumns(orders), holdsSupplierProducts: holdsSupplierProducts(sql`${orders}.${sql.identifier('id')}`) });
+      if (!row) return undefined;
       if (input.clearCartOf) await clearCart(tx, input.clearCartOf);
       // Supplier lines are forwarded to the supplier by a job written in this same transaction.
-      await enqueueSupplierOrder(tx, input.orderId);
-      return true;
+      const { holdsSupplierProducts: forSupplier, ...order } = row;
+      if (forSupplier) await enqueueSupplierOrder(tx, input.orderId);
+      return order;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(ORDER_MESSAGES.paymentReused, undefined, 'PAYMENT_REUSED');
     throw err;
   }
+  // Lines never change once placed: the caller's copy, with the row as the update left it.
+  if (updated && input.loaded?.order.id === input.orderId) return { order: { ...input.loaded, order: updated }, paid: true };
   const found = await loadOrder(db, input.orderId);
   if (!found) throw conflict(ORDER_MESSAGES.notFound);
-  if (!paid && !found.order.isPaid) throw badRequest(ORDER_MESSAGES.expired, undefined, 'ORDER_EXPIRED');
-  return { order: found, paid };
+  if (!updated && !found.order.isPaid) throw badRequest(ORDER_MESSAGES.expired, undefined, 'ORDER_EXPIRED');
+  return { order: found, paid: !!updated };
 }
 
 /** Sends the order confirmation; a mail failure is logged, never fails the payment. */
 export async function sendOrderConfirmation(
   deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string | undefined },
   order: Order,
+  /** The customer's name and e-mail when the caller has them (otherwise read here). */
+  customer?: { name: string; email: string },
 ): Promise<void> {
   try {
     if (!order.user) return;
-    const [u] = await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.user._id)).limit(1);
+    const [u] = customer
+      ? [customer]
+      : await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.user._id)).limit(1);
     if (!u) return;
     const money = (n: number) => `$${n.toFixed(2)}`;
     const lines = order.orderItems.map((i) => `  ${i.quantity} x ${i.name} @ ${money(i.price)} = ${money(i.price * i.quantity)}`);

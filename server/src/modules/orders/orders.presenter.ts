@@ -7,6 +7,8 @@ export type OrderItemRow = typeof orderItems.$inferSelect;
 export interface OrderWithLines {
   order: OrderRow;
   userName: string | null;
+  /** The customer's e-mail, when the loader read it (one order: the confirmation mail). */
+  userEmail?: string | null;
   items: OrderItemRow[];
 }
 

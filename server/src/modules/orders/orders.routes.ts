@@ -1,6 +1,7 @@
 import { ORDER_MESSAGES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
+import { SMALL_JSON_COMPRESSION as compress } from '../../lib/compression.ts';
 import { findOrderFor, listMyOrders } from './find-orders.ts';
 import { listAdminOrders } from './list-admin-orders.ts';
 import { deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
@@ -23,7 +24,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     log: app.log,
   });
 
-  app.post('/orders', { config: user, schema: s.placeOrderSchema }, async (request, reply) => {
+  app.post('/orders', { config: user, schema: s.placeOrderSchema, compress }, async (request, reply) => {
     const { order, created } = await placeOrder(db, {
       userId: requireUser(request).id, body: request.body, expiryMinutes: config.orderExpiryMinutes,
     });
@@ -35,7 +36,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/orders', { config: admin, schema: s.listAdminOrdersSchema }, async (request) => listAdminOrders(db, request.query));
 
-  app.get('/orders/:id', { config: user, schema: s.getOrderSchema }, async (request) =>
+  app.get('/orders/:id', { config: user, schema: s.getOrderSchema, compress }, async (request) =>
     presentOrder(await findOrderFor(db, requireUser(request), request.params.id)));
 
   app.post('/orders/:id/reorder', { config: user, schema: s.reorderSchema }, async (request) =>

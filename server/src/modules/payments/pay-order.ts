@@ -100,7 +100,9 @@ export async function payOrder(deps: PaymentDeps, payer: AuthUser, orderId: stri
     if (!areDemoPaymentsAllowed(deps.config)) throw forbidden(ORDER_MESSAGES.demoDisabled);
   }
 
-  await holdOrderForPayment(deps.db, found.order.id);
+  // A PayPal capture happens between the checks and the update: the order is held against expiry
+  // meanwhile. A demo payment is taken at once: the update itself refuses an expired order.
+  if (!useDemo) await holdOrderForPayment(deps.db, found.order.id);
   const payment: StoredPaymentResult = useDemo
     ? {
       provider: 'demo', id: `DEMO-${found.order.id}`, status: 'COMPLETED', emailAddress: null,
@@ -113,9 +115,12 @@ export async function payOrder(deps: PaymentDeps, payer: AuthUser, orderId: stri
     orderId: found.order.id,
     payment,
     clearCartOf: isOwner ? payer.id : null,
+    unexpiredOnly: useDemo,
+    loaded: found,
   });
   const presented = presentOrder(order);
   if (!paid) return { message: ORDER_MESSAGES.alreadyPaid, order: presented };
-  await sendOrderConfirmation({ db: deps.db, mailer: deps.mailer, log: deps.log, publicUrl: deps.config.publicUrl }, presented);
+  const customer = found.userName !== null && found.userEmail ? { name: found.userName, email: found.userEmail } : undefined;
+  await sendOrderConfirmation({ db: deps.db, mailer: deps.mailer, log: deps.log, publicUrl: deps.config.publicUrl }, presented, customer);
   return { message: ORDER_MESSAGES.paid, order: presented };
 }

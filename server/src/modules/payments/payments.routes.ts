@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
+import { SMALL_JSON_COMPRESSION as compress } from '../../lib/compression.ts';
 import { createPayPalOrderFor } from './create-paypal-order.ts';
 import { payOrder, type PaymentDeps } from './pay-order.ts';
 import { paymentMode, presentPaymentConfig } from './payment-mode.ts';
@@ -20,6 +21,6 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/orders/:id/paypal/create', { config: { access: 'user' }, schema: s.createPayPalOrderSchema }, async (request) =>
     createPayPalOrderFor(deps, requireUser(request), request.params.id));
 
-  app.put('/orders/:id/pay', { config: { access: 'user' }, schema: s.payOrderSchema }, async (request) =>
+  app.put('/orders/:id/pay', { config: { access: 'user' }, schema: s.payOrderSchema, compress }, async (request) =>
     payOrder(deps, requireUser(request), request.params.id, request.body));
 };

@@ -4,7 +4,9 @@ import { supplierNotSoldMessage } from '@shop/contracts';
 import type { Executor } from '../../db/client.ts';
 import { findDiscontinued } from './saved-products.ts';
 
-export { enqueueSupplierOrder, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+export { enqueueSupplierOrder, holdsSupplierProducts, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+
+const supplierDiscontinued = (name: string) => badRequest(supplierNotSoldMessage(name), undefined, 'SUPPLIER_DISCONTINUED');
 
 /**
  * Refuses products the supplier no longer sells ('{name}' is no longer sold by our supplier and
@@ -12,5 +14,14 @@ export { enqueueSupplierOrder, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
  */
 export async function assertSupplierSellable(db: Executor, productIds: string[]): Promise<void> {
   const gone = await findDiscontinued(db, productIds);
-  if (gone[0]) throw badRequest(supplierNotSoldMessage(gone[0].name), undefined, 'SUPPLIER_DISCONTINUED');
+  if (gone[0]) throw supplierDiscontinued(gone[0].name);
+}
+
+/**
+ * The same refusal for product rows the caller has already read with their
+ * `supplier_discontinued_at` (the checkout path, without a query of its own).
+ */
+export function assertNoneDiscontinued(rows: Array<{ name: string; supplierDiscontinuedAt: Date | null }>): void {
+  const gone = rows.find((r) => r.supplierDiscontinuedAt !== null);
+  if (gone) throw supplierDiscontinued(gone.name);
 }

@@ -1,7 +1,7 @@
 import {
   CJ_MESSAGES, CJ_PAGE_SIZE, type SupplierOrder, type SupplierOrderListResponse, type SupplierOrderStatus, type SupplierSource,
 } from '@shop/contracts';
-import { and, asc, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
@@ -24,6 +24,16 @@ const MAX_ATTEMPTS = 8;
 const lineSchema = z.object({ productId: z.string(), name: z.string(), vid: z.string(), quantity: z.number().int().positive() });
 const payloadSchema = z.object({ orderId: z.string(), lines: z.array(lineSchema).min(1) });
 type SupplierOrderPayload = z.infer<typeof payloadSchema>;
+
+/**
+ * Whether the order (`orderId`: a column or value) holds a supplier product: a cheap test a caller
+ * may put in the statement that marks the order paid, to call enqueueSupplierOrder only then.
+ */
+export function holdsSupplierProducts(orderId: SQLWrapper | string): SQL<boolean> {
+  // Aliased: a RETURNING clause renders drizzle's columns without their table.
+  return sql<boolean>`exists (select 1 from ${orderItems} oi inner join ${products} p on p.id = oi.product_id
+    where oi.order_id = ${orderId} and p.cj_data is not null)`;
+}
 
 /**
  * Queues the supplier order of a paid order that holds supplier products. Call it in the
