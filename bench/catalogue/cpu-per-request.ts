@@ -10,7 +10,8 @@
  * CPU time barely moves with other work on the machine, unlike req/s and p99.
  *
  *   node --import tsx bench/catalogue/cpu-per-request.ts [--products=100000] [--rounds=20]
- *        [--scenarios=text,typo,filter,deep,slug] [--pglite]
+ *        [--scenarios=text,typo,filter,deep,slug] [--pglite] [--unprepared]
+ *   --unprepared: parameterised queries are not kept as prepared statements (openDatabase option).
  *   env: BENCH_DATABASE_URL (a scratch database is created and dropped there), unless --pglite.
  */
 import { readFileSync, mkdtempSync } from 'node:fs';
@@ -28,6 +29,7 @@ const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=
 const PGLITE = process.argv.includes('--pglite');
 const PRODUCTS = Number(flag('products') ?? (PGLITE ? 10_000 : 100_000));
 const ROUNDS = Number(flag('rounds') ?? 20);
+const UNPREPARED = process.argv.includes('--unprepared');
 const PICK = flag('scenarios')?.split(',');
 
 /** utime + stime of a process, in ms (clock ticks of 10 ms). */
@@ -49,7 +51,7 @@ async function main() {
     DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://', poolSize: 1 });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://', poolSize: 1, preparedStatements: !UNPREPARED });
   try {
     await migrate(database);
     await generateProducts(database, PRODUCTS);
@@ -63,7 +65,7 @@ async function main() {
       return original(...args);
     };
     const app = await buildApp({ config, database });
-    console.info(`${database.kind}, ${PRODUCTS.toLocaleString('en-US')} products, ${ROUNDS} rounds per scenario, one request at a time (no-cache)`);
+    console.info(`${database.kind}, ${PRODUCTS.toLocaleString('en-US')} products, ${ROUNDS} rounds per scenario, one request at a time (no-cache)${UNPREPARED ? ', unprepared' : ''}`);
     console.info(`${'scenario'.padEnd(30)}${'requests'.padStart(9)}${'stmts/req'.padStart(11)}${'node CPU ms'.padStart(13)}${'PG CPU ms'.padStart(11)}${'wall ms'.padStart(9)}`);
     for (const s of catalogueScenarios(PRODUCTS, slugs)) {
       if (PICK && !PICK.includes(s.key)) continue;
