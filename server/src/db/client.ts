@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { prepareRepeatedPgliteQueries } from './pglite-prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -39,8 +40,8 @@ export interface DatabaseOptions {
   pgliteDir?: string | undefined;
   poolSize?: number;
   /**
-   * PostgreSQL only: run parameterised queries as named prepared statements, parsed and planned once
-   * per connection (default true). Turn off behind a pooler in transaction mode that does not
+   * Run parameterised queries as named prepared statements, parsed and planned once per connection
+   * (default true; on PGlite see pglite-prepared.ts). Turn off behind a pooler in transaction mode that does not
    * track prepared statements (pgbouncer before 1.21, or without max_prepared_statements).
    */
   preparedStatements?: boolean;
@@ -141,6 +142,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     mkdirSync(dataDir, { recursive: true });
   }
   const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  if (opts.preparedStatements !== false) prepareRepeatedPgliteQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',

@@ -1,0 +1,109 @@
+/**
+ * Machine-independent cost of the catalogue routes (issue 12): the real app (buildApp) over a
+ * generated catalogue, each scenario's URLs sent one at a time with `Cache-Control: no-cache`
+ * (app.inject, no sockets, no load generator, no queueing), reporting per request:
+ *   - SQL statements sent,
+ *   - CPU time of this process (the server's JavaScript, and PGlite's wasm when on PGlite),
+ *   - CPU time of the PostgreSQL backend serving the one pooled connection (read from
+ *     /proc/<pid>/stat, so only when PostgreSQL runs on this machine),
+ *   - wall time.
+ * CPU time barely moves with other work on the machine, unlike req/s and p99.
+ *
+ *   node --import tsx bench/catalogue/cpu-per-request.ts [--products=100000] [--rounds=20]
+ *        [--scenarios=text,typo,filter,deep,slug] [--pglite] [--unprepared]
+ *   --unprepared: parameterised queries are not kept as prepared statements (openDatabase option).
+ *   env: BENCH_DATABASE_URL (a scratch database is created and dropped there), unless --pglite.
+ */
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/src/app.ts';
+import { loadConfig } from '../../server/src/config.ts';
+import { openDatabase } from '../../server/src/db/client.ts';
+import { migrate } from '../../server/src/db/migrate.ts';
+import { createScratchDatabase } from '../../server/src/db/scratch.ts';
+import { generateProducts } from './generate.ts';
+import { catalogueScenarios } from './scenarios.ts';
+
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const PGLITE = process.argv.includes('--pglite');
+const PRODUCTS = Number(flag('products') ?? (PGLITE ? 10_000 : 100_000));
+const ROUNDS = Number(flag('rounds') ?? 20);
+const UNPREPARED = process.argv.includes('--unprepared');
+const PICK = flag('scenarios')?.split(',');
+
+/** utime + stime of a process, in ms (clock ticks of 10 ms). */
+function procCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+const selfCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function main() {
+  const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const scratch = PGLITE ? undefined : await createScratchDatabase(baseUrl, 'shop_bench_cpu');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-cpu-'));
+  const config = loadConfig({
+    NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0001',
+    DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://', poolSize: 1, preparedStatements: !UNPREPARED });
+  try {
+    await migrate(database);
+    await generateProducts(database, PRODUCTS);
+    const slugs = (await database.query<{ slug: string }>(`SELECT slug FROM products ORDER BY id LIMIT 1000 OFFSET ${Math.floor(PRODUCTS / 3)}`)).map((r) => r.slug);
+    const backend = database.kind === 'postgres' ? Number((await database.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid) : 0;
+    let statements = 0;
+    const client = (database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } }).$client;
+    const original = client.query.bind(client);
+    client.query = (...args: unknown[]) => {
+      statements += 1;
+      return original(...args);
+    };
+    const app = await buildApp({ config, database });
+    console.info(`${database.kind}, ${PRODUCTS.toLocaleString('en-US')} products, ${ROUNDS} rounds per scenario, one request at a time (no-cache)${UNPREPARED ? ', unprepared' : ''}`);
+    console.info(`${'scenario'.padEnd(30)}${'requests'.padStart(9)}${'stmts/req'.padStart(11)}${'node CPU ms'.padStart(13)}${'PG CPU ms'.padStart(11)}${'wall ms'.padStart(9)}`);
+    for (const s of catalogueScenarios(PRODUCTS, slugs)) {
+      if (PICK && !PICK.includes(s.key)) continue;
+      const paths = s.paths.slice(0, 200);
+      const send = (url: string) => app.inject({ method: 'GET', url, headers: { 'cache-control': 'no-cache' } });
+      // Warm-up round: counts and checkpoints are cached for seconds, as in the benchmark.
+      for (const url of paths) await send(url);
+      // Per round: counts and checkpoints expire every few seconds and are recomputed inside some
+      // rounds; "steady" averages the rounds that sent no more statements than the fewest seen.
+      const rounds: Array<{ stmts: number; cpu: number; pg: number; wall: number }> = [];
+      for (let r = 0; r < ROUNDS; r += 1) {
+        statements = 0;
+        const cpu0 = selfCpuMs();
+        const pg0 = backend ? procCpuMs(backend) : 0;
+        const t0 = performance.now();
+        for (const url of paths) {
+          const res = await send(url);
+          if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+        }
+        rounds.push({ stmts: statements, cpu: selfCpuMs() - cpu0, pg: backend ? procCpuMs(backend) - pg0 : NaN, wall: performance.now() - t0 });
+      }
+      const fewest = Math.min(...rounds.map((r) => r.stmts));
+      const report = (label: string, rs: typeof rounds) => {
+        const n = rs.length * paths.length;
+        const sum = (k: 'stmts' | 'cpu' | 'pg' | 'wall') => rs.reduce((a, r) => a + r[k], 0) / n;
+        console.info(`${label.padEnd(30)}${String(n).padStart(9)}${sum('stmts').toFixed(2).padStart(11)}${sum('cpu').toFixed(3).padStart(13)}${sum('pg').toFixed(3).padStart(11)}${sum('wall').toFixed(3).padStart(9)}`);
+      };
+      report(s.name, rounds);
+      report(`  steady (${rounds.filter((r) => r.stmts === fewest).length} rounds)`, rounds.filter((r) => r.stmts === fewest));
+    }
+    await app.close();
+  } finally {
+    await database.close();
+    await scratch?.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

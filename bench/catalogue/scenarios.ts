@@ -1,0 +1,36 @@
+import { ADJECTIVES, CATEGORIES, NOUNS } from './generate.ts';
+
+/** One scenario of the catalogue benchmark: a rotating list of URLs (key: the --scenarios name). */
+export interface Scenario { name: string; key: string; target?: string; paths: string[] }
+
+/** A rotating list of URLs per scenario, so caches see realistic variety rather than one URL. */
+export function catalogueScenarios(products: number, slugs: string[]): Scenario[] {
+  const words = [
+    'wireless', 'headphones', 'leather wallet', 'smart watch', 'ceramic mug', 'portable speaker', 'tent', 'blender',
+    'organic', 'guitar', 'bamboo desk', 'vintage camera', 'ergonomic chair', 'waterproof jacket', 'drone', 'rechargeable',
+    ...ADJECTIVES.slice(0, 8).map((a, i) => `${a.toLowerCase()} ${NOUNS[(i * 7) % NOUNS.length]?.toLowerCase()}`),
+  ];
+  const text = words.flatMap((w) => [1, 2].map((page) => `/api/products/search?query=${encodeURIComponent(w)}&page=${page}`));
+  // Misspelt words, matched one by one through the search_words vocabulary (issue 8).
+  const typos = ['wireles hedphones', 'leathr walet', 'smrt watch', 'ceramc mug', 'portble speakr', 'ergonomc chair', 'waterprof jaket', 'vintge camra'];
+  const typo = typos.flatMap((w) => [1, 2].map((page) => `/api/products/search?query=${encodeURIComponent(w)}&page=${page}`));
+  const filter: string[] = [];
+  for (const category of CATEGORIES) {
+    for (const price of ['1-50', '51-200', '201-1000']) {
+      for (const order of ['lowest', 'highest', 'toprated', 'newest']) {
+        filter.push(`/api/products/search?category=${encodeURIComponent(category)}&price=${price}&order=${order}`);
+      }
+    }
+  }
+  const lastPage = Math.ceil(products / 12);
+  const deepFrom = Math.floor(lastPage * 0.4);
+  const deep = Array.from({ length: 200 }, (_, i) => `/api/products/search?page=${deepFrom + i}&order=${i % 2 ? 'newest' : 'lowest'}`);
+  const bySlug = slugs.map((s) => `/api/products/slug/${s}`);
+  return [
+    { name: 'text search', key: 'text', target: 'text', paths: text },
+    { name: 'typo search', key: 'typo', paths: typo },
+    { name: 'category+price+sort', key: 'filter', target: 'filter', paths: filter },
+    { name: `deep page (~${deepFrom})`, key: 'deep', paths: deep },
+    { name: 'product by slug', key: 'slug', paths: bySlug },
+  ];
+}
