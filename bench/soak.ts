@@ -8,10 +8,14 @@
  * Prints: errors (goal 0: anything but the expected statuses, or a network error), p50/p99 per
  * route, and each instance's RSS: first and last sample and the slope after the warm-up (least
  * squares over samples every 5 s; goal flat, < 1 MB/min). Exits 1 on errors. 127.0.0.1 only.
+ * To tell a leak from a heap that is still growing to its working size, it also prints the slope of
+ * V8's live heap after the warm-up (heap used, lowest per minute, i.e. after a collection; read
+ * from each instance's /metrics every 5 s) and of its external memory.
  *
  *   node --import tsx bench/soak.ts [--minutes=10] [--shoppers=8] [--chatters=10]
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
- *        BENCH_REDIS_URL (default $TEST_REDIS_URL or redis://127.0.0.1:6379/9; its chat:* keys are cleared)
+ *        BENCH_REDIS_URL (default $TEST_REDIS_URL or redis://127.0.0.1:6379/9; its chat:* keys are cleared),
+ *        BENCH_SERVER_NODE_ARGS (extra node flags for the two servers, e.g. "--max-semi-space-size=4")
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -48,25 +52,47 @@ const SECRET = randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const think = () => sleep(100 + Math.random() * 300);
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-
-interface Instance { child: ChildProcess; port: number; name: string; rss: Array<{ minute: number; mb: number }> }
+type Samples = Array<{ minute: number; mb: number }>;
+interface Instance { child: ChildProcess; port: number; name: string; rss: Samples; heapUsed: Samples; external: Samples }
 
 async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...NODE_ARGS, 'dist/main.js'], {
     cwd: path.join(root, 'server'), env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}`);
-    try { if ((await fetch(`http://127.0.0.1:${port}/api/ready`)).ok) return { child, port, name, rss: [] }; } catch { /* starting */ }
+    try { if ((await fetch(`http://127.0.0.1:${port}/api/ready`)).ok) return { child, port, name, rss: [], heapUsed: [], external: [] }; } catch { /* starting */ }
     await sleep(200);
   }
   throw new Error(`instance ${name} did not become ready`);
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+
+/** V8 heap used and external memory (MB) of an instance, from its Prometheus metrics. */
+async function sampleHeap(inst: Instance, minute: number): Promise<void> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${inst.port}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
+    inst.heapUsed.push({ minute, mb: metric('nodejs_heap_size_used_bytes') });
+    inst.external.push({ minute, mb: metric('nodejs_external_memory_bytes') });
+  } catch { /* a sample missed: the slope uses the others */ }
+}
+
+/** The lowest sample of each whole minute: the heap right after a collection, not its sawtooth. */
+function perMinuteFloor(points: Samples): Samples {
+  const byMinute = new Map<number, { minute: number; mb: number }>();
+  for (const p of points) {
+    const m = Math.floor(p.minute);
+    const low = byMinute.get(m);
+    if (!low || p.mb < low.mb) byMinute.set(m, p);
+  }
+  return [...byMinute.values()];
+}
 
 /** Least-squares slope of MB over minutes. */
 function slope(points: Array<{ minute: number; mb: number }>): number {
@@ -126,7 +152,7 @@ async function main() {
       NODE_ENV: 'production', HOST: '127.0.0.1', PUBLIC_URL: 'http://127.0.0.1', DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: '10', REDIS_URL,
       JWT_SECRET: SECRET, SEED_DEMO_DATA: seed ? 'true' : 'false', ADMIN_EMAIL: 'seed-admin@soak.local', ADMIN_PASSWORD: 'soak-password-123',
       ALLOW_DEMO_PAYMENTS: 'true', PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', CJ_API_KEY: '', LOG_LEVEL: 'error',
-      DATA_DIR: path.join(dataDir, dir), WEB_DIST_DIR: path.join(dataDir, 'no-web'), SHUTDOWN_DRAIN_SECONDS: '0', WEB_CONCURRENCY: '1',
+      METRICS_ACCESS: 'public', DATA_DIR: path.join(dataDir, dir), WEB_DIST_DIR: path.join(dataDir, 'no-web'), SHUTDOWN_DRAIN_SECONDS: '0', WEB_CONCURRENCY: '1',
       CHAT_SOCKETS_PER_IP: '1000', CHAT_MESSAGES_PER_MINUTE: '100000', CHAT_IP_MESSAGES_PER_MINUTE: '1000000', CHAT_AI_REQUESTS_PER_MINUTE: '1000000',
     });
     instances.push(await startInstance('A', env('a', true)));
@@ -232,7 +258,11 @@ async function main() {
     };
 
     const sampler = setInterval(() => {
-      for (const inst of instances) if (inst.child.exitCode === null) inst.rss.push({ minute: minute(), mb: rssMb(inst.child.pid!) });
+      for (const inst of instances) {
+        if (inst.child.exitCode !== null) continue;
+        inst.rss.push({ minute: minute(), mb: rssMb(inst.child.pid!) });
+        void sampleHeap(inst, minute());
+      }
     }, 5000);
     let lastReport = 0;
     const reporter = setInterval(() => {
@@ -265,6 +295,10 @@ async function main() {
       const after = inst.rss.filter((p) => p.minute >= WARMUP_MINUTES);
       const s = slope(after);
       console.info(`RSS instance ${inst.name}: ${inst.rss[0]?.mb.toFixed(0)} MB at start → ${inst.rss.at(-1)?.mb.toFixed(0)} MB at the end; after the warm-up ${s >= 0 ? '+' : ''}${s.toFixed(2)} MB/min over ${after.length} samples (goal < 1 MB/min: ${Math.abs(s) < 1 ? 'met' : 'NOT met'})`);
+      const heap = perMinuteFloor(inst.heapUsed.filter((p) => p.minute >= WARMUP_MINUTES));
+      const external = inst.external.filter((p) => p.minute >= WARMUP_MINUTES);
+      const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
+      console.info(`  V8 heap used (lowest per minute) ${heap[0]?.mb.toFixed(0)} → ${heap.at(-1)?.mb.toFixed(0)} MB, ${signed(slope(heap))} MB/min; external ${external[0]?.mb.toFixed(0)} → ${external.at(-1)?.mb.toFixed(0)} MB, ${signed(slope(external))} MB/min`);
     }
     console.info(`errors: ${errors === 0 ? '0 (goal met)' : `${errors} (goal 0: NOT met)`}`);
     if (errors) process.exitCode = 1;

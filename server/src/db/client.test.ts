@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresOnlySkipReason } from '../test/requirements.ts';
 import { createScratchPostgres } from '../test/test-app.ts';
-import { openDatabase, type Database } from './client.ts';
+import { openDatabase, PGLITE_SHARED_BUFFERS, pgliteWasmModule, type Database } from './client.ts';
 import { migrate } from './migrate.ts';
 import { products } from './schema.ts';
 
@@ -68,5 +68,31 @@ describe.skipIf(skip)('PostgreSQL client: parameterised queries as prepared stat
     } finally {
       await database.close();
     }
+  });
+});
+
+describe('PGlite client: buffer cache', () => {
+  const sharedBuffers = async (database: Database) =>
+    (await database.query<{ shared_buffers: string }>('show shared_buffers'))[0]?.shared_buffers;
+
+  it("starts PostgreSQL with the shop's shared_buffers, not PGlite 0.3's fixed 128MB", async () => {
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    try {
+      expect(PGLITE_SHARED_BUFFERS).not.toBe('128MB');
+      expect(await sharedBuffers(database)).toBe(PGLITE_SHARED_BUFFERS);
+    } finally {
+      await database.close();
+    }
+    const small = await openDatabase({ pgliteDir: 'memory://', pgliteSharedBuffers: '8MB' });
+    try {
+      expect(await sharedBuffers(small)).toBe('8MB');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses a setting that is not a plain size or does not fit in place', async () => {
+    await expect(pgliteWasmModule('1024MB')).rejects.toThrow(/shared_buffers/);
+    await expect(pgliteWasmModule('8MB -c x=1')).rejects.toThrow(/shared_buffers/);
   });
 });

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -45,6 +47,8 @@ export interface DatabaseOptions {
    * track prepared statements (pgbouncer before 1.21, or without max_prepared_statements).
    */
   preparedStatements?: boolean;
+  /** PGlite only: PostgreSQL's shared_buffers (default PGLITE_SHARED_BUFFERS; see pgliteWasmModule). */
+  pgliteSharedBuffers?: string;
 }
 
 /** At most this many statements are prepared per connection; later new texts run unprepared. */
@@ -91,6 +95,48 @@ function prepareRepeatedQueries(client: pg.PoolClient): void {
     }
     return original(...args);
   };
+}
+
+/**
+ * The embedded database's buffer cache. The shop's PGlite database is a few MB to a few tens of MB
+ * (10k products); blocks outside the cache are read from the data files, which the OS keeps in its
+ * page cache, outside the process.
+ */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
+/** The setting PGlite 0.3 passes on PostgreSQL's command line, as it is stored in pglite.wasm. */
+const PGLITE_STOCK_SHARED_BUFFERS = Buffer.from('shared_buffers=128MB\0');
+const pgliteModules = new Map<string, Promise<WebAssembly.Module | undefined>>();
+
+/**
+ * PGlite's WebAssembly module with PostgreSQL's shared_buffers set to `sharedBuffers`, compiled once
+ * per process. PGlite 0.3 starts PostgreSQL with `-c shared_buffers=128MB` fixed in its binary (its
+ * command line overrides postgresql.conf and ALTER SYSTEM, and startParams only came with 0.4), and
+ * its build allocates and zeroes the whole pool at start: 128 MB of resident memory whatever the
+ * size of the database, about half of the idle shop. The setting is the NUL-terminated string
+ * `shared_buffers=128MB` in the module's data; it is overwritten in place with a setting no longer
+ * than it. When the string is not found exactly once (another PGlite build), the module is left to
+ * PGlite (undefined) and its default applies.
+ */
+export function pgliteWasmModule(sharedBuffers: string): Promise<WebAssembly.Module | undefined> {
+  let compiled = pgliteModules.get(sharedBuffers);
+  if (!compiled) {
+    compiled = (async () => {
+      const setting = Buffer.from(`shared_buffers=${sharedBuffers}\0`);
+      if (!/^\d+(kB|MB)$/.test(sharedBuffers) || setting.length > PGLITE_STOCK_SHARED_BUFFERS.length) {
+        throw new Error(`PGlite shared_buffers: a size in kB or MB of at most 5 characters, e.g. 32MB (got ${sharedBuffers})`);
+      }
+      const pgliteDir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+      const bytes = await readFile(path.join(pgliteDir, 'pglite.wasm'));
+      const at = bytes.indexOf(PGLITE_STOCK_SHARED_BUFFERS);
+      if (at < 0 || bytes.indexOf(PGLITE_STOCK_SHARED_BUFFERS, at + 1) >= 0) return undefined;
+      bytes.fill(0, at, at + PGLITE_STOCK_SHARED_BUFFERS.length);
+      setting.copy(bytes, at);
+      return WebAssembly.compile(bytes);
+    })();
+    pgliteModules.set(sharedBuffers, compiled);
+  }
+  return compiled;
 }
 
 // node-postgres returns numeric/bigint as strings; counts are safe as numbers here.
@@ -141,7 +187,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dataDir = path.resolve(opts.pgliteDir);
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const wasmModule = await pgliteWasmModule(opts.pgliteSharedBuffers ?? PGLITE_SHARED_BUFFERS);
+  const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(wasmModule ? { wasmModule } : {}) });
   if (opts.preparedStatements !== false) prepareRepeatedPgliteQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

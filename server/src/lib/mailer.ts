@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
@@ -81,16 +81,27 @@ export function messageIdFor(outboxId: string, from: string): string {
  */
 export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; leaseMs: number }): JobHandler {
   const waitMs = Math.max(1_000, Math.min(60_000, Math.floor(opts.leaseMs / 2)));
-  const transport = nodemailer.createTransport(opts.smtpUrl, {
-    connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: waitMs, dnsTimeout: waitMs,
-  });
+  // nodemailer is loaded with the first message to send, not at start (an idle shop sends none).
+  let transport: Promise<Transporter> | undefined;
+  const getTransport = (): Promise<Transporter> => {
+    transport ??= import('nodemailer')
+      .then(({ default: nodemailer }) => nodemailer.createTransport(opts.smtpUrl, {
+        connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: waitMs, dnsTimeout: waitMs,
+      }))
+      .catch((err: unknown) => {
+        transport = undefined; // the next message tries again
+        throw err;
+      });
+    return transport;
+  };
   return async (payload) => {
     const outboxId = String(payload.outboxId ?? '');
     const [row] = await opts.db.select().from(outbox).where(eq(outbox.id, outboxId)).limit(1);
     if (!row) throw new PermanentJobError('The message is no longer in the outbox');
     if (row.sentAt) return { alreadySent: true };
+    const smtp = await getTransport();
     try {
-      await transport.sendMail({
+      await smtp.sendMail({
         from: opts.from, to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}),
         messageId: messageIdFor(row.id, opts.from),
       });

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../lib/sharp.ts';
 import type { ShapeKind } from './catalogue-data.ts';
 
 /** Demo product images: drawn as SVG, rendered and encoded locally with sharp (no network). */
@@ -140,7 +140,11 @@ export function productImageSvg(p: { name: string; brand: string; kind: ShapeKin
     <g transform="${transform}">${shape(p.kind, palette[0])}</g>${label}</svg>`;
 }
 
-/** Renders an image SVG to WebP. Fast encoder settings: seeding runs on every fresh start. */
+/**
+ * Renders an image SVG to WebP. Fast encoder settings: seeding runs on every fresh start. sharp
+ * (libvips) is loaded on first use, so a start that seeds nothing never loads it.
+ */
 export async function renderImage(svg: string): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).removeAlpha().webp({ quality: 80, effort: 0 }).toBuffer();
 }

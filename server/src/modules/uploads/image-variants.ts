@@ -3,8 +3,8 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { IMAGE_VARIANT_WIDTHS } from '@shop/contracts';
-import sharp from 'sharp';
 import { newId } from '../../lib/ids.ts';
+import { loadSharp } from '../../lib/sharp.ts';
 import { MAX_INPUT_PIXELS } from './process-image.ts';
 import { UPLOAD_KEY_PATTERN, type StoredFile, type UploadStore } from './upload-store.ts';
 
@@ -19,6 +19,7 @@ export function parseVariantWidth(width: string): number | null {
 
 /** Resizes a stored WebP to `width` (never enlarging) and re-encodes it as WebP. */
 export async function resizeWebp(input: Buffer, width: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
     .resize({ width, withoutEnlargement: true })
     .webp({ quality: 80, effort: 4 })

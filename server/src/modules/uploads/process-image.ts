@@ -1,6 +1,7 @@
 import { UPLOAD_MESSAGES } from '@shop/contracts';
-import sharp from 'sharp';
+import type { Metadata } from 'sharp';
 import { badRequest } from '../../lib/errors.ts';
+import { loadSharp } from '../../lib/sharp.ts';
 
 /** Longest side of a stored product image. */
 export const MAX_IMAGE_SIDE = 1600;
@@ -14,7 +15,8 @@ const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'gif']);
  * and AVIF only. Throws a 400 with a clear message otherwise.
  */
 export async function sniffImage(input: Buffer): Promise<{ format: string; width: number; height: number }> {
-  let meta: sharp.Metadata;
+  const sharp = await loadSharp();
+  let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
@@ -38,6 +40,7 @@ export async function sniffImage(input: Buffer): Promise<{ format: string; width
  */
 export async function toWebp(input: Buffer, maxSide = MAX_IMAGE_SIDE): Promise<Buffer> {
   await sniffImage(input);
+  const sharp = await loadSharp();
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate()
