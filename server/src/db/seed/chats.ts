@@ -2,6 +2,7 @@ import { like, sql } from 'drizzle-orm';
 import { newId } from '../../lib/ids.ts';
 import { answerBuiltIn, welcomeGreeting } from '../../modules/chat/assistant/built-in-assistant.ts';
 import { createShopTools } from '../../modules/chat/assistant/shop-tools.ts';
+import { AI_SENDER } from '../../modules/chat/chat-service.ts';
 import type { Db } from '../client.ts';
 import { chatConversations, chatMessages, leads } from '../schema.ts';
 
@@ -32,7 +33,7 @@ export async function seedChats(db: Db): Promise<{ conversations: number; messag
   if (n > 0) return result;
   const demoLeads = await db.select().from(leads).where(like(leads.userId, 'guest\\_demo\\_%'));
   const tools = createShopTools(db);
-  const ai = { sender: 'ai' as const, senderId: 'ai', senderName: 'AI Assistant', senderEmail: '' };
+  const ai = { sender: 'ai' as const, ...AI_SENDER };
   for (const lead of demoLeads) {
     const question = questionFor(lead.userId, (lead.productsOfInterest ?? []).map((p) => p.name));
     if (!question) continue;

@@ -47,7 +47,8 @@ export interface ChatService {
   limitAi(identity: ChatIdentity): Promise<void>;
 }
 
-const AI_SENDER = { senderId: 'ai', senderName: 'AI Assistant', senderEmail: '' };
+/** How the assistant's messages are signed (sender 'ai'). */
+export const AI_SENDER = { senderId: 'ai', senderName: 'AI Assistant', senderEmail: '' };
 
 /** The chat's use cases (send, route, answer), shared by the websocket and REST. */
 export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts: { fetchImpl?: typeof fetch } = {}): ChatService {
