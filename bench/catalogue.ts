@@ -12,9 +12,12 @@
  *
  *   node --import tsx bench/catalogue.ts [--duration=10] [--connections=20] [--targets=postgres,pglite]
  *        [--pg-products=100000] [--pglite-products=10000] [--json=<file>]
- *        [--scenarios=text,typo,filter,deep,slug] [--uncached-only]
+ *        [--scenarios=text,typo,filter,deep,slug] [--uncached-only] [--workers=1]
  *   --scenarios picks some scenarios (default: all); --uncached-only skips the as-sent (micro-cached)
  *   run of each scenario, so a before/after comparison of the database path stays short.
+ *   --workers=N (PostgreSQL only): the server as N node:cluster processes sharing the port, as
+ *   WEB_CONCURRENCY=N runs it (each with its own pool; rate limits in Redis: BENCH_REDIS_URL,
+ *   default $TEST_REDIS_URL or redis://127.0.0.1:6379/9). 1 (the default) is the single-process server.
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -44,6 +47,8 @@ const PG_PRODUCTS = Math.floor(numberFlag('pg-products', 100_000, 2_000_000));
 const PGLITE_PRODUCTS = Math.floor(numberFlag('pglite-products', 10_000, 200_000));
 const SCENARIOS = flag('scenarios')?.split(',').map((s) => s.trim()).filter(Boolean);
 const UNCACHED_ONLY = process.argv.includes('--uncached-only');
+const WORKERS = Math.floor(numberFlag('workers', 1, 16));
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const WARMUP_SECONDS = 2;
 
@@ -83,7 +88,7 @@ class ServerProcess {
       if (msg.type === 'rss' && msg.id !== undefined) this.rssWaiters.get(msg.id)?.(msg.rss ?? 0);
     });
   }
-  static async start(options: { databaseUrl?: string; products: number }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[] }> {
+  static async start(options: { databaseUrl?: string; products: number; workers?: number; redisUrl?: string }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[] }> {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'catalogue/server.ts')], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
@@ -150,9 +155,11 @@ async function runTarget(kind: 'postgres' | 'pglite'): Promise<{ title: string; 
   try {
     if (kind === 'postgres') scratch = await createScratchDatabase(BASE_URL, 'shop_bench_cat');
     console.info(`\n== ${kind}: generating ${products.toLocaleString('en-US')} products...`);
-    const started = await ServerProcess.start({ databaseUrl: scratch?.url, products });
+    const workers = kind === 'postgres' ? WORKERS : 1;
+    if (workers !== WORKERS) console.info(`   --workers=${WORKERS} ignored: PGlite is opened by one process only`);
+    const started = await ServerProcess.start({ databaseUrl: scratch?.url, products, ...(workers > 1 ? { workers, redisUrl: REDIS_URL } : {}) });
     server = started.server;
-    console.info(`   generated in ${(started.generateMs / 1000).toFixed(1)} s; server on 127.0.0.1:${started.port}; ${DURATION} s per run, ${CONNECTIONS} connections`);
+    console.info(`   generated in ${(started.generateMs / 1000).toFixed(1)} s; server on 127.0.0.1:${started.port} (${workers} process${workers > 1 ? 'es, node:cluster' : ''}); ${DURATION} s per run, ${CONNECTIONS} connections`);
     console.info(HEADER);
     const rows: Row[] = [];
     for (const s of scenarios(products, started.slugs)) {
@@ -163,7 +170,7 @@ async function runTarget(kind: 'postgres' | 'pglite'): Promise<{ title: string; 
       rows.push(row);
       printRow(row);
     }
-    return { title: `${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${products.toLocaleString('en-US')} products`, rows };
+    return { title: `${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${products.toLocaleString('en-US')} products${workers > 1 ? `, ${workers} server processes` : ''}`, rows };
   } finally {
     await server?.stop();
     await ceilingServer.stop();

@@ -13,11 +13,13 @@
  *   node --import tsx bench/checkout.ts [--duration=60] [--buyers=20] [--catalogue=N] [--json=<file>]
  *   --catalogue=N adds N more products to the catalogue (not bought; the growth benchmark's cost curve);
  *   --json writes the figures to a file as well.
+ *   --workers=N runs the shop as N processes (WEB_CONCURRENCY=N, node:cluster; server/src/cluster.ts),
+ *   which needs Redis: BENCH_REDIS_URL (default $TEST_REDIS_URL). Default 1: one process, no Redis.
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres),
- *        CHECKOUT_DURATION_SECONDS, CHECKOUT_BUYERS, BENCH_SERVER_NODE_ARGS (extra node flags for the server)
+ *        CHECKOUT_DURATION_SECONDS, CHECKOUT_BUYERS, CHECKOUT_WORKERS, BENCH_SERVER_NODE_ARGS (extra node flags for the server)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,6 +47,9 @@ function arg(name: string, envName: string, fallback: number): number {
 
 const DURATION_S = arg('duration', 'CHECKOUT_DURATION_SECONDS', 60);
 const BUYERS = Math.floor(arg('buyers', 'CHECKOUT_BUYERS', 20));
+const WORKERS = Math.floor(arg('workers', 'CHECKOUT_WORKERS', 1));
+const REDIS_URL = WORKERS > 1 ? (process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? '') : '';
+if (WORKERS > 1 && !REDIS_URL) throw new Error('--workers above 1 needs Redis (the shop refuses WEB_CONCURRENCY without it): set BENCH_REDIS_URL');
 const CATALOGUE = (() => {
   const raw = process.argv.find((a) => a.startsWith('--catalogue='))?.slice('--catalogue='.length);
   const n = raw === undefined ? 0 : Number(raw);
@@ -112,7 +117,8 @@ function startServer(dbUrl: string, port: number): ChildProcess {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_URL: dbUrl,
       DATABASE_POOL_SIZE: '20',
-      REDIS_URL: '',
+      REDIS_URL: REDIS_URL,
+      WEB_CONCURRENCY: String(WORKERS),
       JWT_SECRET,
       SEED_DEMO_DATA: 'false',
       ALLOW_DEMO_PAYMENTS: 'true',
@@ -139,6 +145,36 @@ async function waitReady(base: string, child: ChildProcess): Promise<void> {
   }
   throw new Error('server did not become ready within 60 s');
 }
+
+/**
+ * CPU time (user + system, ms) of a process from /proc (Linux; clock ticks of 10 ms), 0 when it is
+ * gone. CPU per order is far less sensitive than orders/s to other work on a shared machine.
+ */
+function procCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch { return 0; }
+}
+/** The process and its descendants (the cluster primary and its workers). */
+function processTree(pid: number): number[] {
+  const out = [pid];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      for (const c of children ? children.split(' ') : []) out.push(...processTree(Number(c)));
+    }
+  } catch { /* gone */ }
+  return out;
+}
+/** CPU ms per process id now: the shop's processes, and the PostgreSQL backends on the scratch database (local server only). */
+async function cpuSnapshot(database: Database, child: ChildProcess): Promise<{ shop: Map<number, number>; pg: Map<number, number> }> {
+  const backends = await database.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const snap = (pids: number[]) => new Map(pids.map((pid) => [pid, procCpuMs(pid)]));
+  return { shop: snap(processTree(child.pid!)), pg: snap(backends.map((b) => b.pid)) };
+}
+const cpuSpent = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((acc, [pid, ms]) => acc + ms - (before.get(pid) ?? 0), 0);
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
@@ -201,7 +237,7 @@ async function runBuyer(base: string, buyer: Buyer, productIds: string[], until:
 }
 
 async function main() {
-  console.info(`checkout benchmark: ${BUYERS} buyers for ${DURATION_S} s on PostgreSQL (${new URL(BASE_URL).host})`);
+  console.info(`checkout benchmark: ${BUYERS} buyers for ${DURATION_S} s on PostgreSQL (${new URL(BASE_URL).host}), shop as ${WORKERS} process${WORKERS > 1 ? 'es (Redis)' : ''}`);
   const scratch = await createScratchDatabase(BASE_URL, 'shop_bench');
   let database: Database | undefined;
   let child: ChildProcess | undefined;
@@ -220,10 +256,14 @@ async function main() {
     await waitReady(base, child);
 
     const stats: Stats = { placed: 0, paid: 0, outOfStock: 0, addRefused: 0, errors: 0, placeMs: [], payMs: [], addMs: [], errorSamples: [] };
+    const cpuBefore = await cpuSnapshot(database, child);
     const started = performance.now();
     const until = Date.now() + DURATION_S * 1000;
     await Promise.all(buyers.map((b) => runBuyer(base, b, productIds, until, stats)));
     const elapsed = (performance.now() - started) / 1000;
+    const cpuAfter = await cpuSnapshot(database, child);
+    const shopCpuMs = cpuSpent(cpuBefore.shop, cpuAfter.shop);
+    const pgCpuMs = cpuSpent(cpuBefore.pg, cpuAfter.pg);
 
     child.kill('SIGTERM');
     await new Promise((r) => child!.once('exit', r));
@@ -256,11 +296,12 @@ async function main() {
     const scarceLeft = now.filter((p) => startStock.get(p.id) === SCARCE.stock).map((p) => p.stock);
 
     console.info('');
-    console.info(`duration               ${elapsed.toFixed(1)} s, ${BUYERS} concurrent buyers`);
+    console.info(`duration               ${elapsed.toFixed(1)} s, ${BUYERS} concurrent buyers, ${WORKERS} shop process${WORKERS > 1 ? 'es' : ''}`);
     const requests = stats.addMs.length + stats.placeMs.length + stats.payMs.length;
     console.info(`orders placed          ${stats.placed}  (${(stats.placed / elapsed).toFixed(1)} orders/s, ${rpsRatio(stats.placed / elapsed, ceiling)} req/s)`);
     console.info(`orders paid (demo)     ${stats.paid}  (${(stats.paid / elapsed).toFixed(1)} orders/s placed and paid)`);
     console.info(`requests (cart, order, pay) ${(requests / elapsed).toFixed(1)} req/s (${rpsRatio(requests / elapsed, ceiling)})`);
+    console.info(`CPU per order placed   shop ${(shopCpuMs / stats.placed).toFixed(2)} ms, PostgreSQL backends ${(pgCpuMs / stats.placed).toFixed(2)} ms (shop ${(shopCpuMs / 1000 / elapsed).toFixed(2)} cores, PostgreSQL ${(pgCpuMs / 1000 / elapsed).toFixed(2)} cores busy)`);
     console.info(`refused out of stock   ${stats.outOfStock} orders, ${stats.addRefused} add-to-cart (scarce products left: ${scarceLeft.join(', ')})`);
     console.info(`errors                 ${stats.errors}${stats.errorSamples.length ? `  e.g. ${stats.errorSamples.join(' | ')}` : ''}`);
     console.info(summary('POST /api/orders', stats.placeMs, ceiling));
@@ -272,7 +313,8 @@ async function main() {
     if (JSON_OUT) {
       const p99 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 99);
       writeFileSync(JSON_OUT, JSON.stringify({
-        catalogue: CATALOGUE + productIds.length, buyers: BUYERS, seconds: elapsed, ordersPerSecond: stats.placed / elapsed,
+        catalogue: CATALOGUE + productIds.length, buyers: BUYERS, workers: WORKERS, seconds: elapsed, ordersPerSecond: stats.placed / elapsed,
+        shopCpuMsPerOrder: shopCpuMs / stats.placed, pgCpuMsPerOrder: pgCpuMs / stats.placed,
         placeP99: p99(stats.placeMs), payP99: p99(stats.payMs), addP99: p99(stats.addMs), errors: stats.errors, stockOk: mismatches === 0,
         ceiling,
       }, null, 2));

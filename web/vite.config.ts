@@ -37,6 +37,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     // Every browser the build targets supports <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
+    // dist/.vite/manifest.json: the server reads it to add <link rel="modulepreload"> for the chunk of
+    // the page it serves (seo/route-preload.ts), so the page's code loads with the entry, not after it.
+    manifest: true,
   },
   server: {
     port: 5173,

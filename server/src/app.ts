@@ -1,6 +1,5 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -23,6 +22,7 @@ import { registerMetrics } from './lib/metrics.ts';
 import { registerMultipart } from './lib/multipart.ts';
 import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
 import { registerOriginCheck } from './lib/origin-check.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { registerSpa } from './lib/spa.ts';
 import { createTokenSigner } from './lib/tokens.ts';
@@ -31,6 +31,7 @@ import { chatSocketRoutes } from './modules/chat/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerDrainHeaders } from './modules/health/shutdown.ts';
 import { createUploadStore } from './modules/uploads/index.ts';
+import { withDemoImages } from './db/seed/demo-images.ts';
 
 export interface AppDeps {
   config: Config;
@@ -91,7 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     htmlTransforms: [],
     jobs: jobRunner,
     onClose: [],
-    uploads: createUploadStore(database, config.dataDir),
+    // With the demo seed, the demo catalogue's images are drawn on first request (db/seed/demo-images.ts).
+    uploads: config.seed.enabled ? withDemoImages(createUploadStore(database, config.dataDir)) : createUploadStore(database, config.dataDir),
     lifecycle: { draining: false },
     onDrain: [],
   };
@@ -117,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerRequestLogging(app);
   registerOpsAccess(app, ctx);
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  await registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

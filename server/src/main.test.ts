@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { demoImageKeys } from './db/seed/demo-images.ts';
 import { TEST_DB } from './test/test-app.ts';
 import { freePort } from './test/ports.ts';
 
@@ -61,6 +62,16 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
     // which is how a sign-up is confirmed here.
     const first = await start(dataDir, port, { LOG_LEVEL: 'debug' });
     expect(first.output()).toContain('demo admin: admin@example.com');
+    // The fresh database was prepared by a child process; the demo images are drawn after the
+    // start, and one asked for at once is drawn for that request.
+    const product = await (await fetch(`http://127.0.0.1:${port}/api/products/slug/aurora-wireless-headphones`)).json() as { image: string; images: string[] };
+    const image = await fetch(`http://127.0.0.1:${port}${product.images[1]}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/webp');
+    const uploads = path.join(dataDir, 'uploads');
+    const drawn = () => (existsSync(uploads) ? readdirSync(uploads).filter((f) => /^seed-.*\.webp$/.test(f)).length : 0);
+    for (let i = 0; i < 600 && drawn() < demoImageKeys().length; i += 1) await new Promise((r) => setTimeout(r, 100));
+    expect(drawn()).toBe(demoImageKeys().length);
     const email = `restart-${Date.now()}@example.com`;
     const signup = await fetch(`http://127.0.0.1:${port}/api/users/signup`, {
       method: 'POST',

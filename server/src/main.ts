@@ -1,10 +1,11 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, PGLITE_SHARED_BUFFERS, pgliteWasmModule } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { initPgliteInChild, isFreshPgliteDir } from './db/pglite-init.ts';
 import { claimPgliteDir, PgliteInUseError } from './db/pglite-lock.ts';
 import { drainAndClose } from './modules/health/shutdown.ts';
-import { runStartupTasks } from './startup.ts';
+import { fillDemoImagesAfterStart, runStartupTasks } from './startup.ts';
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { clusterPlan, runPrimary } from './cluster.ts';
@@ -43,6 +44,14 @@ async function main() {
       throw err;
     }
   }
+  // A fresh embedded database is prepared (and seeded) in a short-lived child process: see pglite-init.ts.
+  // Meanwhile this process compiles PGlite's WebAssembly module, which it needs next.
+  let init = null;
+  if (!config.databaseUrl && isFreshPgliteDir(pgliteDir)) {
+    const compiling = pgliteWasmModule(PGLITE_SHARED_BUFFERS).catch(() => undefined);
+    init = await initPgliteInChild();
+    await compiling;
+  }
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir,
@@ -51,6 +60,7 @@ async function main() {
   });
   await migrate(database);
   const app = await buildApp({ config, database });
+  if (init) app.ctx.onClose.push(() => init.stop());
   await runStartupTasks(app, database);
 
   let closing = false;
@@ -81,6 +91,8 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  // Unless the child that prepared the database is drawing them already.
+  if (!init?.drawing) fillDemoImagesAfterStart(app);
   const url = `http://localhost:${config.port}`;
   const worker = cluster.isWorker ? `, worker ${cluster.worker?.id ?? '?'} pid ${process.pid}` : '';
   console.info(`Shop ready on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}${worker})`);

@@ -1,5 +1,6 @@
 import type { App } from './app.ts';
 import type { Database } from './db/client.ts';
+import { fillDemoImages, isDemoImageStore, referencedDemoImageKeys } from './db/seed/demo-images.ts';
 import { seedDatabase } from './db/seed/index.ts';
 import { diskUploadsDir, moveDiskUploads } from './modules/uploads/index.ts';
 
@@ -33,6 +34,26 @@ export async function runStartupTasks(app: App, database: Database): Promise<voi
           'uploads on disk differ from the database copies with the same key; left on disk');
       }
     }
-    await seedDatabase(database.db, config, app.log, uploads);
+    await seedDatabase(database.db, config, app.log);
+  });
+}
+
+/**
+ * After the server is listening: draws the demo catalogue images that the seeded products show and
+ * the upload store lacks, one at a time (a request for one of them meanwhile draws it at once), so
+ * the store ends up holding every image (backups). Off the readiness path: a fresh start is ready
+ * as soon as the data is seeded. Stopped at shutdown.
+ */
+export function fillDemoImagesAfterStart(app: App): void {
+  const { config, uploads, db } = app.ctx;
+  if (!config.seed.enabled || !isDemoImageStore(uploads)) return;
+  let stopped = false;
+  const run = (async () => {
+    const referenced = await referencedDemoImageKeys(db);
+    if (referenced.size) await fillDemoImages(uploads, referenced, () => stopped, app.log);
+  })().catch((err: unknown) => app.log.error({ err }, 'drawing the demo catalogue images failed'));
+  app.ctx.onClose.push(async () => {
+    stopped = true;
+    await run;
   });
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
@@ -38,6 +38,31 @@ describe('mailer', () => {
     registerMailJobs(jobs, { db: database.db, smtpUrl, from: 'Shop <no-reply@shop.test>' });
     return jobs;
   };
+
+  it("recordIn: another statement writes the message (and with SMTP_URL its mail.send job) only when its condition holds", async () => {
+    const smtp = await recordingSmtpServer();
+    try {
+      let kicks = 0;
+      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, onQueued: () => { kicks += 1; } });
+      const run = async (to: string, holds: boolean) => {
+        const recording = mailer.recordIn!({ to, subject: 'Paid', text: 'Thanks' }, holds ? sql`true` : sql`false`);
+        await database.db.execute(sql`with ${recording.ctes} select 1`);
+        if (holds) recording.recorded();
+      };
+      await run('record-no@example.com', false);
+      expect(await rowFor('record-no@example.com')).toBeUndefined();
+      await run('record-yes@example.com', true);
+      const row = await rowFor('record-yes@example.com');
+      expect(row).toMatchObject({ subject: 'Paid', text: 'Thanks', html: null, sentAt: null });
+      expect(kicks).toBe(1);
+      expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'pending', payload: { outboxId: row!.id }, maxAttempts: 10 });
+      expect(await runnerFor(smtp.url).runDue()).toBe(1);
+      expect(smtp.received).toHaveLength(1);
+      expect((await rowFor('record-yes@example.com'))?.sentAt).toBeInstanceOf(Date);
+    } finally {
+      await smtp.close();
+    }
+  });
 
   it('with SMTP_URL: records the message and a mail.send job in one go; the job delivers it once and marks it sent', async () => {
     const smtp = await recordingSmtpServer();

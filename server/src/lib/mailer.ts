@@ -1,10 +1,10 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { outbox } from '../db/schema.ts';
+import { jobs, outbox } from '../db/schema.ts';
 import { newId } from './ids.ts';
-import { enqueueJob, PermanentJobError, RetryableJobError, type JobHandler, type JobRunner } from './jobs.ts';
+import { DEFAULT_MAX_ATTEMPTS, enqueueJob, PermanentJobError, RetryableJobError, type JobHandler, type JobRunner } from './jobs.ts';
 
 export interface Mail {
   to: string;
@@ -13,9 +13,23 @@ export interface Mail {
   html?: string;
 }
 
+/** A message recorded by the caller's own statement (see Mailer.recordIn). */
+export interface MailRecording {
+  /** Common table expressions (no leading comma) that write the message when the condition holds. */
+  ctes: SQL;
+  /** Call after the caller's statement ran and the condition held (kicks SMTP delivery, logs). */
+  recorded(): void;
+}
+
 export interface Mailer {
   /** Records the message; resolves once it is in the outbox (SMTP delivery is a background job). */
   send(mail: Mail): Promise<void>;
+  /**
+   * The same record written by another statement, only when `when` (an SQL condition) holds: the
+   * message exists exactly when the caller's change does (e.g. an order confirmation and the
+   * payment), in one round trip. Optional: without it, callers use send() afterwards.
+   */
+  recordIn?(mail: Mail, when: SQL): MailRecording;
   /** Resolves when background deliveries started so far have finished (tests, shutdown). */
   flush?(): Promise<void>;
 }
@@ -59,10 +73,36 @@ export function createMailer(opts: {
         opts.onQueued?.();
         return;
       }
-      opts.log.info({ outboxId: id }, 'mail kept in the outbox (no SMTP_URL)');
-      if (opts.isProduction === false) opts.log.debug({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, DEV_MAIL_LOG_MESSAGE);
+      logKept(id, mail);
+    },
+    recordIn(mail, when) {
+      const id = newId();
+      const outboxCte = sql`mail_outbox as (
+        insert into ${outbox} (id, "to", subject, text, html)
+        select ${id}::char(24), ${mail.to}::text, ${mail.subject}::text, ${mail.text}::text, ${mail.html ?? null}::text where ${when}
+      )`;
+      // The mail.send job as enqueueJob writes it (same kind, dedupe key, payload and attempts).
+      const ctes = opts.smtpUrl
+        ? sql`${outboxCte}, mail_job as (
+            insert into ${jobs} (id, kind, dedupe_key, payload, max_attempts)
+            select ${newId()}::char(24), ${MAIL_SEND_JOB}::text, ${id}::text, ${JSON.stringify({ outboxId: id })}::jsonb, ${DEFAULT_MAX_ATTEMPTS}::int
+            where ${when}
+            on conflict (kind, dedupe_key) do nothing
+          )`
+        : outboxCte;
+      return {
+        ctes,
+        recorded: () => {
+          if (opts.smtpUrl) opts.onQueued?.();
+          else logKept(id, mail);
+        },
+      };
     },
   };
+  function logKept(id: string, mail: Mail) {
+    opts.log.info({ outboxId: id }, 'mail kept in the outbox (no SMTP_URL)');
+    if (opts.isProduction === false) opts.log.debug({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, DEV_MAIL_LOG_MESSAGE);
+  }
 }
 
 /** `<outbox id@domain of MAIL_FROM>`: the same for every attempt, so a receiver can drop a repeat. */

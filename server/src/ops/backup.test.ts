@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { claimPgliteDir } from '../db/pglite-lock.ts';
 import { seedCatalogue } from '../db/seed/catalogue.ts';
+import { demoImageKeys, fillDemoImages, withDemoImages } from '../db/seed/demo-images.ts';
 import { call, createAddressFor, createProduct, placeOrderFor } from '../test/commerce-factories.ts';
 import { createAdmin, createScratchPostgres, createUser, TEST_DB, testConfig, type TestApp, type TestUser } from '../test/test-app.ts';
 import { restoreBackup } from './restore.ts';
@@ -73,10 +74,14 @@ async function imagesOf(shop: Shop): Promise<Map<string, Buffer>> {
 }
 
 const BOUNDARY = '----backup-test';
+/** Demo images drawn before the backup; with the uploaded image, the images a backup holds. */
+const DEMO_IMAGES_DRAWN = 12;
 
 /** Fills a shop the way it is used: catalogue with images, an uploaded product image, a customer with orders, a payment and a review. */
 async function fillShop(shop: Shop) {
-  await seedCatalogue(shop.database.db, shop.app.ctx.uploads);
+  await seedCatalogue(shop.database.db);
+  // The images of a few demo products (drawn as after a start), so the backup holds seed images too.
+  await fillDemoImages(withDemoImages(shop.app.ctx.uploads), new Set(demoImageKeys().slice(0, DEMO_IMAGES_DRAWN)), () => false);
   const admin = await createAdmin(shop);
   const png = await sharp({ create: { width: 500, height: 400, channels: 3, background: '#3366aa' } }).png().toBuffer();
   const upload = await shop.app.inject({
@@ -147,7 +152,7 @@ describe(`backup and restore on ${TEST_DB}`, () => {
     expect(sourceTables.chat_messages?.rows).toBe(4);
     expect(sourceTables.chat_conversations?.rows).toBe(2);
     expect(sourceTables.leads?.rows).toBe(2);
-    expect(sourceImages.size).toBe(193);
+    expect(sourceImages.size).toBe(DEMO_IMAGES_DRAWN + 1);
     if (TEST_DB === 'pglite') {
       // The embedded database belongs to one process: a running shop keeps the backup out.
       await source.close();
@@ -162,14 +167,14 @@ describe(`backup and restore on ${TEST_DB}`, () => {
     expect(backup.stderr).toBe('');
     expect(backup.code).toBe(0);
     expect(backup.stdout.trimEnd().split('\n').at(-1)).toBe(file);
-    expect(backup.stdout).toContain(`${Object.keys(sourceTables).length} tables, ${Object.values(sourceTables).reduce((n, t) => n + t.rows, 0)} rows, 193 images`);
+    expect(backup.stdout).toContain(`${Object.keys(sourceTables).length} tables, ${Object.values(sourceTables).reduce((n, t) => n + t.rows, 0)} rows, ${DEMO_IMAGES_DRAWN + 1} images`);
     expect(existsSync(file)).toBe(true);
 
     const target = { dataDir: tempDir('shop-backup-dst-'), databaseUrl: await newDatabaseUrl() };
     const restored = await runCli('restore-cli.ts', [file], target);
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
-    expect(restored.stdout).toContain(`verified: ${Object.keys(sourceTables).length} tables (row counts and checksums) and 193 images (checksums) match the backup`);
+    expect(restored.stdout).toContain(`verified: ${Object.keys(sourceTables).length} tables (row counts and checksums) and ${DEMO_IMAGES_DRAWN + 1} images (checksums) match the backup`);
     expect(restored.stdout).toMatch(/\n {2}orders +2 rows\n/);
 
     // A second restore into the now non-empty target is refused, and allowed with --force.

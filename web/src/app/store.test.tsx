@@ -1,8 +1,9 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
+import type { Dispatch } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeCartItem } from '../features/cart/test-utils';
 import { customer, makeState } from '../test/render';
-import { DEFAULT_PAYMENT_METHOD, loadInitialState, StoreProvider, storeReducer, type CartItem } from './store';
+import { DEFAULT_PAYMENT_METHOD, loadInitialState, StoreProvider, storeReducer, useStore, type CartItem, type StoreAction } from './store';
 
 const item: CartItem = makeCartItem({ quantity: 2, isOnSale: false, saleDiscount: 0 });
 const address = { fullName: 'Jane', address: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -74,6 +75,32 @@ describe('StoreProvider persistence', () => {
     expect(JSON.parse(localStorage.getItem('cartItems') ?? '[]')).toEqual([]);
     expect(localStorage.getItem('isLoggedOut')).toBe('true');
     expect(localStorage.getItem('userInfo')).toBeNull();
+  });
+});
+
+describe('StoreProvider and a guest cart saved while the app starts', () => {
+  afterEach(() => localStorage.clear());
+
+  it('does not write the cart it read back over a newer one, and writes it once it changes', () => {
+    localStorage.clear();
+    localStorage.setItem('cartItems', JSON.stringify([item]));
+    const newer = [item, makeCartItem({ _id: 'bbbbbbbbbbbbbbbbbbbbbbbb', quantity: 3 })];
+    let dispatch: Dispatch<StoreAction> = () => {};
+    // Renders after the provider has read localStorage and before its effects run: another tab
+    // (or a script) saving a cart in that moment.
+    function SavedMeanwhile() {
+      localStorage.setItem('cartItems', JSON.stringify(newer));
+      dispatch = useStore().dispatch;
+      return null;
+    }
+    render(
+      <StoreProvider>
+        <SavedMeanwhile />
+      </StoreProvider>,
+    );
+    expect(JSON.parse(localStorage.getItem('cartItems') ?? '[]')).toEqual(newer);
+    act(() => dispatch({ type: 'CART_CLEAR' }));
+    expect(JSON.parse(localStorage.getItem('cartItems') ?? 'null')).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { CjData, Product, User } from '@shop/contracts';
 import type { DEFAULT_PAYMENT_METHOD as CONTRACT_DEFAULT_PAYMENT_METHOD } from '@shop/contracts/constants';
-import { createContext, useContext, useEffect, useMemo, useReducer, type Dispatch, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useReducer, useRef, type Dispatch, type ReactNode } from 'react';
 import { readJson, removeKey, storageKeys, writeJson } from '../lib/storage';
 
 /** One line of the cart (SPEC.md section 3, "Cart item"). */
@@ -130,6 +130,10 @@ const StoreContext = createContext<{ state: StoreState; dispatch: Dispatch<Store
 /** Client state (SPEC.md "Client state"), persisted to localStorage under the spec's keys. */
 export function StoreProvider({ children, initialState }: { children: ReactNode; initialState?: StoreState }) {
   const [state, dispatch] = useReducer(storeReducer, initialState ?? loadInitialState());
+  // The guest cart as read from localStorage at start is written back only once it changes: the app
+  // mounts a moment after it reads, and writing the same cart again then could only overwrite a
+  // newer one saved meanwhile (by another tab).
+  const cartAsLoaded = useRef(initialState ? null : state.cart.cartItems);
 
   useEffect(() => {
     writeJson(storageKeys.userInfo, state.userInfo);
@@ -139,7 +143,7 @@ export function StoreProvider({ children, initialState }: { children: ReactNode;
     writeJson(storageKeys.shippingAddress, state.cart.shippingAddress);
     // Guests keep the cart locally; signed-in users' carts live on the server.
     if (state.userInfo) removeKey(storageKeys.cartItems);
-    else writeJson(storageKeys.cartItems, state.cart.cartItems);
+    else if (state.cart.cartItems !== cartAsLoaded.current) writeJson(storageKeys.cartItems, state.cart.cartItems);
   }, [state]);
 
   useEffect(() => {

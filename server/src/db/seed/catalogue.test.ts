@@ -2,16 +2,18 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '@shop/contracts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { UPLOADS_URL_PREFIX } from '../../modules/uploads/upload-store.ts';
 import { seedCatalogue, type CatalogueSeedResult } from './catalogue.ts';
+import { demoImageKeys, fillDemoImages, isDemoImageStore } from './demo-images.ts';
 
 describe('demo catalogue seed', () => {
   let t: TestApp;
   let result: CatalogueSeedResult;
   let ms: number;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { SEED_DEMO_DATA: 'true' } });
     const started = Date.now();
-    result = await seedCatalogue(t.database.db, t.app.ctx.uploads);
+    result = await seedCatalogue(t.database.db);
     ms = Date.now() - started;
   });
   afterAll(async () => { await t.close(); });
@@ -40,18 +42,67 @@ describe('demo catalogue seed', () => {
     }
   });
 
-  it('writes real WebP images to the upload store and serves them', async () => {
-    const files = await t.app.ctx.uploads.list();
-    expect(files.length).toBe(result.images);
-    expect(result.images).toBe(result.products * 3);
+  it('stores no image while seeding, and draws each demo image (and its resized copies) on first request', async () => {
+    expect(await t.app.ctx.uploads.list()).toEqual([]);
     const p = (await t.app.inject({ method: 'GET', url: '/api/products/slug/aurora-wireless-headphones' })).json() as Product;
     expect(p.reviews?.length).toBe(p.numReviews);
-    for (const url of [p.image, ...p.images]) {
+    expect(p.images).toHaveLength(2);
+    const urls = [p.image, ...p.images];
+    // Several requests at once for the same missing image: all answered with the same bytes.
+    const [first, ...others] = await Promise.all([0, 1, 2].map(() => t.app.inject({ method: 'GET', url: p.image })));
+    for (const res of [first!, ...others]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(first!.rawPayload)).toBe(true);
+    }
+    for (const url of urls) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('image/webp');
       const meta = await sharp(res.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 600, 600]);
     }
+    expect(await t.app.ctx.uploads.list()).toEqual(urls.map((u) => u.slice(UPLOADS_URL_PREFIX.length)).sort());
+    // A resized copy of an image not drawn yet: drawn first, then resized.
+    const other = (await t.app.inject({ method: 'GET', url: '/api/products/slug/nova-x5-smartphone' })).json() as Product;
+    const key = other.image.slice(UPLOADS_URL_PREFIX.length);
+    expect(await t.app.ctx.uploads.list()).not.toContain(key);
+    const small = await t.app.inject({ method: 'GET', url: `/uploads/w/200/${key}` });
+    expect(small.statusCode).toBe(200);
+    expect((await sharp(small.rawPayload).metadata()).width).toBe(200);
+    expect(await t.app.ctx.uploads.list()).toContain(key);
+    // A key that is no demo image is not drawn.
+    expect((await t.app.inject({ method: 'GET', url: '/uploads/seed-no-such-product.webp' })).statusCode).toBe(404);
+  });
+
+  it('after the start, draws every image the seeded products show, once', async () => {
+    const store = t.app.ctx.uploads;
+    if (!isDemoImageStore(store)) throw new Error('the demo seed store should draw demo images');
+    const all: Product[] = [];
+    for (let page = 1; ; page += 1) {
+      const res = (await t.app.inject({ method: 'GET', url: `/api/products/search?page=${page}` })).json();
+      all.push(...res.products);
+      if (page >= res.pages) break;
+    }
+    const keys = all.flatMap((p) => [p.image, ...p.images]).map((u) => u.slice(UPLOADS_URL_PREFIX.length));
+    expect(keys).toHaveLength(result.products * 3);
+    expect(new Set(demoImageKeys())).toEqual(new Set(keys));
+    const stored = new Set(await store.list());
+    const before = stored.size;
+    expect(before).toBeGreaterThan(0);
+    // A product left out of `referenced` (one with no image drawn yet): its images stay undrawn.
+    const keysOf = (p: Product) => [p.image, ...p.images].map((u) => u.slice(UPLOADS_URL_PREFIX.length));
+    const left = all.find((p) => !keysOf(p).some((k) => stored.has(k)))!;
+    const leftKeys = keysOf(left);
+    // Already drawn images, and the images of a few more products (drawing all takes seconds).
+    const referenced = new Set([...stored, ...keys.filter((k) => !stored.has(k) && !leftKeys.includes(k)).slice(0, 9)]);
+    const drawn = await fillDemoImages(store, referenced, () => false);
+    expect(drawn).toBe(9);
+    expect((await store.list()).sort()).toEqual([...referenced].sort());
+    expect(leftKeys.some((k) => referenced.has(k))).toBe(false);
+    expect(await fillDemoImages(store, referenced, () => false)).toBe(0);
+    // Stopped: draws nothing.
+    expect(await fillDemoImages(store, new Set(keys), () => true)).toBe(0);
+    expect((await store.list()).length).toBe(before + 9);
   });
 
   it('stores rating and count consistent with the seeded reviews', async () => {
@@ -64,7 +115,20 @@ describe('demo catalogue seed', () => {
   });
 
   it('adds nothing when products exist, and is quick', async () => {
-    expect(await seedCatalogue(t.database.db, t.app.ctx.uploads)).toEqual({ products: 0, reviews: 0, images: 0 });
+    expect(await seedCatalogue(t.database.db)).toEqual({ products: 0, reviews: 0 });
     console.info(`catalogue seed took ${ms} ms`);
+  });
+
+  it('without the demo seed, the demo image keys are not drawn', async () => {
+    const plain = await createTestApp();
+    try {
+      await seedCatalogue(plain.database.db);
+      expect(isDemoImageStore(plain.app.ctx.uploads)).toBe(false);
+      const p = (await plain.app.inject({ method: 'GET', url: '/api/products/slug/aurora-wireless-headphones' })).json() as Product;
+      expect((await plain.app.inject({ method: 'GET', url: p.image })).statusCode).toBe(404);
+      expect(await plain.app.ctx.uploads.list()).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 });

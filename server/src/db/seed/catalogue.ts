@@ -1,11 +1,9 @@
-import { availableParallelism } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { newId } from '../../lib/ids.ts';
-import type { UploadStore } from '../../modules/uploads/upload-store.ts';
 import type { Db } from '../client.ts';
 import { products, reviews } from '../schema.ts';
 import { DEMO_CATALOGUE, REVIEW_COMMENTS, REVIEWER_NAMES } from './catalogue-data.ts';
-import { productImageSvg, renderImage } from './catalogue-images.ts';
+import { DEMO_VIEWS, demoImageKey, demoSlug } from './demo-images.ts';
 
 /** A small deterministic PRNG, so the demo shop is the same on every machine. */
 function mulberry32(seed: number): () => number {
@@ -19,54 +17,36 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const slugify = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-const VIEWS = [0, 1, 2] as const;
 const DAY = 86_400_000;
-
-async function runPool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-}
 
 export interface CatalogueSeedResult {
   products: number;
   reviews: number;
-  images: number;
 }
 
 /**
- * Seeds the demo catalogue into an empty products table: 64 products over 10 categories with
- * generated images (three views each, written to the upload store) and reviews by demo reviewers;
- * some on sale, some today's deals, some gifts, some out of stock. Deterministic, and fast enough
- * to run on every fresh start (images are rendered in parallel with fast WebP settings).
+ * Seeds the demo catalogue into an empty products table: 64 products over 10 categories, each with
+ * three image views, and reviews by demo reviewers; some on sale, some today's deals, some gifts,
+ * some out of stock. Deterministic. The images are not drawn here: their URLs are demo image keys
+ * that the upload store draws on first request or after the start (demo-images.ts).
  */
-export async function seedCatalogue(db: Db, store: UploadStore, now = Date.now()): Promise<CatalogueSeedResult> {
+export async function seedCatalogue(db: Db, now = Date.now()): Promise<CatalogueSeedResult> {
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
-  if (Number(count) > 0) return { products: 0, reviews: 0, images: 0 };
+  if (Number(count) > 0) return { products: 0, reviews: 0 };
   const rand = mulberry32(20_240_601);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
 
   const productRows: Array<typeof products.$inferInsert> = [];
   const reviewRows: Array<typeof reviews.$inferInsert> = [];
-  const imageJobs: Array<{ key: string; svg: string }> = [];
   let index = 0;
 
   for (const category of DEMO_CATALOGUE) {
     for (const item of category.products) {
       const i = index++;
-      const slug = slugify(item.name);
+      const slug = demoSlug(item.name);
       const createdAt = new Date(now - Math.floor((i * 37 % 64) * 0.9 * DAY + rand() * 3_600_000 * 20));
       const id = newId(createdAt.getTime());
-      const keys = VIEWS.map((v) => `seed-${slug}${v === 0 ? '' : `-${v + 1}`}.webp`);
-      VIEWS.forEach((view, v) => {
-        imageJobs.push({ key: keys[v] as string, svg: productImageSvg(item, category.palette, view) });
-      });
+      const keys = DEMO_VIEWS.map((v) => demoImageKey(slug, v));
 
       const isOnSale = i % 4 === 1 || i % 9 === 4;
       const isTodaysDeal = i % 7 === 2 || i % 10 === 5;
@@ -109,23 +89,9 @@ export async function seedCatalogue(db: Db, store: UploadStore, now = Date.now()
     }
   }
 
-  const [images] = await Promise.all([
-    writeImages(store, imageJobs),
-    db.transaction(async (tx) => {
-      await tx.insert(products).values(productRows);
-      await tx.insert(reviews).values(reviewRows);
-    }),
-  ]);
-  return { products: productRows.length, reviews: reviewRows.length, images };
-}
-
-async function writeImages(store: UploadStore, jobs: Array<{ key: string; svg: string }>): Promise<number> {
-  let written = 0;
-  // sharp works on libuv's thread pool; a few more jobs than cores keeps every core busy.
-  await runPool(jobs, Math.max(4, availableParallelism() * 2), async (job) => {
-    if (await store.has(job.key)) return;
-    await store.put(job.key, await renderImage(job.svg), 'image/webp');
-    written += 1;
+  await db.transaction(async (tx) => {
+    await tx.insert(products).values(productRows);
+    await tx.insert(reviews).values(reviewRows);
   });
-  return written;
+  return { products: productRows.length, reviews: reviewRows.length };
 }

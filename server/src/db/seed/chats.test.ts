@@ -12,7 +12,7 @@ describe('demo chat conversations seed', () => {
     t = await createTestApp();
     await createUser(t, { name: 'Jane Doe' });
     admin = await createAdmin(t);
-    await seedCatalogue(t.database.db, t.app.ctx.uploads);
+    await seedCatalogue(t.database.db);
     await seedBackoffice(t.database.db);
   }, 120_000);
   afterAll(async () => { await t.close(); });

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { UploadStore } from '../../modules/uploads/upload-store.ts';
 import type { Db } from '../client.ts';
 import { seedBackoffice } from './backoffice.ts';
 import { seedCatalogue } from './catalogue.ts';
@@ -8,7 +7,7 @@ import { seedChats } from './chats.ts';
 import { seedUsers } from './users.ts';
 
 /** Seeds demo data into an empty database. Each seeder checks its own tables, so a restart adds nothing. */
-export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger, uploads: UploadStore): Promise<void> {
+export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
   if (!config.seed.enabled) return;
   const accounts = await seedUsers(db, config.seed);
   for (const a of accounts) {
@@ -16,7 +15,7 @@ export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogge
     log.info({ role: a.role }, 'seeded account');
     if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
   }
-  const catalogue = await seedCatalogue(db, uploads);
+  const catalogue = await seedCatalogue(db);
   if (catalogue.products) log.info(catalogue, 'seeded demo catalogue');
   const backoffice = await seedBackoffice(db);
   if (backoffice.orders || backoffice.leads) log.info(backoffice, 'seeded demo sales and leads');

@@ -1,7 +1,7 @@
-import type { Cart } from '@shop/contracts';
+import { CART_MAX_LINES, type Cart } from '@shop/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leads, products } from '../../db/schema.ts';
+import { cartItems, leads, products } from '../../db/schema.ts';
 import { addToCart, call, createProduct } from '../../test/commerce-factories.ts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
 
@@ -100,6 +100,24 @@ describe('cart API', () => {
     const zero = await createProduct(t, { countInStock: 0 });
     expect((await call(t, alice, 'POST', '/api/cart/items', { productId: zero.id, quantity: 1 })).body)
       .toMatchObject({ message: 'Sorry. Product is out of stock' });
+  });
+
+  it(`holds at most ${CART_MAX_LINES} products: a new one is refused, a line already in the cart still changes, in cart order`, async () => {
+    const u = await createUser(t);
+    const held = [];
+    for (let i = 0; i < CART_MAX_LINES; i += 1) held.push(await createProduct(t, { countInStock: 5 }));
+    const start = Date.now() - 60_000;
+    await t.database.db.insert(cartItems).values(held.map((p, i) => ({
+      userId: u.id, productId: p.id, quantity: 1, name: p.name, createdAt: new Date(start + i * 10), updatedAt: new Date(start + i * 10),
+    })));
+    const extra = await createProduct(t, { countInStock: 5 });
+    expect(await call(t, u, 'POST', '/api/cart/items', { productId: extra.id, quantity: 1 }))
+      .toEqual({ status: 400, body: { message: `A cart holds at most ${CART_MAX_LINES} products`, code: 'BAD_REQUEST' } });
+    const changed = await call<Cart>(t, u, 'POST', '/api/cart/items', { productId: held[3]!.id, quantity: 4 });
+    expect(changed.status).toBe(200);
+    expect(changed.body.cartItems.map((i) => i._id)).toEqual(held.map((p) => p.id));
+    expect(changed.body.cartItems[3]).toMatchObject({ _id: held[3]!.id, quantity: 4, countInStock: 5 });
+    expect((await call<Cart>(t, u, 'GET', '/api/cart')).body).toEqual(changed.body);
   });
 
   it("answers 404 'Product not found' for unknown, malformed and draft products", async () => {

@@ -34,7 +34,14 @@ export const isAvailable = (p: CartProductRow | null): p is CartProductRow => !!
  * quantities above the stock now on hand are lowered to it; each change is reported in `notices`.
  */
 export async function getCart(db: Executor, userId: string, notices: string[] = []): Promise<Cart> {
-  const lines = await findCartLines(db, userId);
+  return settleCart(db, userId, await findCartLines(db, userId), notices);
+}
+
+/**
+ * The cart answer from lines already read (findCartLines' shape and order): removes lines whose
+ * product is gone and lowers quantities above stock, each with a notice (a statement only then).
+ */
+export async function settleCart(db: Executor, userId: string, lines: CartLine[], notices: string[] = []): Promise<Cart> {
   const gone = lines.filter((l) => !isAvailable(l.product));
   if (gone.length) {
     await db.delete(cartItems).where(and(eq(cartItems.userId, userId), inArray(cartItems.productId, gone.map((l) => l.productId))));

@@ -8,7 +8,8 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { cartProductColumns, type CartProductRow } from './cart.presenter.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
-import { getCart, isAvailable } from './get-cart.ts';
+import { getCart, isAvailable, settleCart, type CartLine } from './get-cart.ts';
+import { readColumns, selectList } from '../../db/raw-rows.ts';
 
 /** The product to cart, with when the supplier stopped selling it (null: still sold). */
 export async function findSellableProduct(db: Db, productId: string): Promise<CartProductRow & { supplierDiscontinuedAt: Date | null }> {
@@ -28,28 +29,79 @@ export async function setCartItem(
   input: { userId: string; productId: string; quantity: number; mode: 'add' | 'update' },
 ): Promise<Cart> {
   const { userId, productId, quantity } = input;
+  if (input.mode === 'add') return addCartItem(db, userId, productId, quantity);
   const product = await findSellableProduct(db, productId);
   assertNoneDiscontinued([product]);
   if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
-  const now = new Date();
-  if (input.mode === 'update') {
-    const updated = await db.update(cartItems).set({ quantity, name: product.name, updatedAt: now })
-      .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId)))
-      .returning({ productId: cartItems.productId });
-    if (!updated.length) throw notFound(CART_ITEM_NOT_FOUND_MESSAGE);
-  } else {
-    // One statement: a new line is written only while the cart holds fewer than CART_MAX_LINES
-    // products; a line already in the cart is always updated.
-    const at = now.toISOString();
-    const written = (await db.execute(sql`
+  const updated = await db.update(cartItems).set({ quantity, name: product.name, updatedAt: new Date() })
+    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId)))
+    .returning({ productId: cartItems.productId });
+  if (!updated.length) throw notFound(CART_ITEM_NOT_FOUND_MESSAGE);
+  return getCart(db, userId);
+}
+
+const lineProductColumns = { ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt };
+type LineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null };
+const productList = (alias: string) => sql.raw(selectList(lineProductColumns, alias, 'p_'));
+
+/**
+ * POST cart/items in one statement: the product is read, the line written (only when the product
+ * is sellable, in stock for the quantity, and the cart has room: fewer than CART_MAX_LINES
+ * products, or the product is already in it) and the whole cart read back with live products.
+ * The statement sees the cart as it was before its own write, so the written line comes from the
+ * insert's `returning` and replaces the old copy of that line. Row kinds: 0 the product as read,
+ * 1 the written line, 2 the cart's other lines; lines in cart order (created_at, product id).
+ */
+async function addCartItem(db: Db, userId: string, productId: string, quantity: number): Promise<Cart> {
+  if (!isId(productId)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
+  const at = new Date().toISOString();
+  const { rows } = (await db.execute(sql`
+    with p as materialized (
+      select * from ${products} where id = ${productId}::char(24)
+    ), written as (
       insert into ${cartItems} (user_id, product_id, quantity, name, created_at, updated_at)
-      select ${userId}::char(24), ${productId}::char(24), ${quantity}::int, ${product.name}::text, ${at}::timestamptz, ${at}::timestamptz
-      where (select count(*) from ${cartItems} where user_id = ${userId}) < ${CART_MAX_LINES}
-         or exists (select 1 from ${cartItems} where user_id = ${userId} and product_id = ${productId})
+      select ${userId}::char(24), p.id, ${quantity}::int, p.name, ${at}::timestamptz, ${at}::timestamptz from p
+      where not p.is_draft and p.supplier_discontinued_at is null and p.count_in_stock >= ${quantity}::int
+        and ((select count(*) from ${cartItems} where user_id = ${userId}::char(24)) < ${CART_MAX_LINES}::int
+             or exists (select 1 from ${cartItems} where user_id = ${userId}::char(24) and product_id = p.id))
       on conflict (user_id, product_id)
         do update set quantity = excluded.quantity, name = excluded.name, updated_at = excluded.updated_at
-      returning product_id`)) as unknown as { rows: unknown[] };
-    if (!written.rows.length) throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
+      returning product_id, quantity, name, created_at
+    )
+    select * from (
+      select 0 as kind, p.id as line_product_id, null::int as line_quantity, null::text as line_name, null::timestamptz as line_created_at, ${productList('p')} from p
+      union all
+      select 1, w.product_id, w.quantity, w.name, w.created_at, ${productList('p')} from written w cross join p
+      union all
+      select 2, c.product_id, c.quantity, c.name, c.created_at, ${productList('cp')}
+      from ${cartItems} c left join ${products} cp on cp.id = c.product_id
+      where c.user_id = ${userId}::char(24) and not (c.product_id = ${productId}::char(24) and exists (select 1 from written))
+    ) rows
+    order by kind = 0 desc, line_created_at, line_product_id`)) as unknown as { rows: Array<Record<string, unknown>> };
+  const first = rows[0];
+  const product = first?.kind === 0 ? readColumns<LineProduct>(lineProductColumns, first, 'p_') : null;
+  if (!rows.some((r) => r.kind === 1)) {
+    if (!product || !isAvailable(product)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
+    assertNoneDiscontinued([product]);
+    if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
+    throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
   }
-  return getCart(db, userId);
+  const lines: CartLine[] = [];
+  for (const r of rows) {
+    if (r.kind === 0) continue;
+    const read = r.p_id === null ? null : readColumns<LineProduct>(lineProductColumns, r, 'p_');
+    lines.push({
+      productId: r.line_product_id as string,
+      quantity: r.line_quantity as number,
+      name: r.line_name as string,
+      product: read && omitDiscontinued(read),
+      supplierDiscontinuedAt: read?.supplierDiscontinuedAt ?? null,
+    });
+  }
+  return settleCart(db, userId, lines);
+}
+
+function omitDiscontinued(p: LineProduct): CartProductRow {
+  const { supplierDiscontinuedAt: _, ...product } = p;
+  return product;
 }

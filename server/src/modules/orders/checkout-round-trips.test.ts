@@ -62,10 +62,11 @@ describe('checkout round trips', () => {
     if (process.env.LOG_CHECKOUT_STATEMENTS) for (const [step, list] of Object.entries(steps)) console.info(`-- ${step}\n${list.join('\n')}`);
     expect(add.length).toBeGreaterThan(0); // the recorder sees the app's statements
     // Before issue 12's changes: add 6 (+ lead 3 in a transaction), place 12, pay 11 (+ the mail's own transaction).
-    expect(add.length).toBeLessThanOrEqual(4); // session, product, write the line, the cart
+    // Then: add 4, lead 1, place 7 (+ begin, commit), pay 5 (+ begin, commit).
+    expect(add.length).toBeLessThanOrEqual(2); // session, then product check + line write + the cart read back
     expect(lead.length).toBeLessThanOrEqual(1); // one upsert, no transaction
-    expect(place.length).toBeLessThanOrEqual(7); // session, customer+address, cart, double submit, stock, order, lines
-    expect(pay.length).toBeLessThanOrEqual(5); // session, order, mark paid (and whether any line is a supplier's), empty cart, mail
+    expect(place.length).toBeLessThanOrEqual(3); // session, then in one transaction: customer lock + address + cart, then double submit + stock + order + lines
+    expect(pay.length).toBeLessThanOrEqual(3); // session, order, then mark paid + empty cart + the confirmation mail (no transaction: no supplier line)
   });
 
   it('answers placing and paying with the order exactly as a later read shows it', async () => {

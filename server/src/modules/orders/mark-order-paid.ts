@@ -1,10 +1,11 @@
 import { ORDER_MESSAGES, type Order } from '@shop/contracts';
-import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { orders, users, type StoredPaymentResult } from '../../db/schema.ts';
+import { readColumns } from '../../db/raw-rows.ts';
+import { cartItems, orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mail, Mailer, MailRecording } from '../../lib/mailer.ts';
 import { clearCart } from '../cart/get-cart.ts';
 import { enqueueSupplierOrder, holdsSupplierProducts } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
@@ -45,18 +46,56 @@ export interface MarkPaidInput {
   unexpiredOnly?: boolean;
   /** The order as the caller loaded it: its lines and customer are reused, not read again. */
   loaded?: OrderWithLines;
+  /**
+   * A confirmation to record in the same statement as the payment, when the one-statement path
+   * pays (given the condition "this statement paid the order"). `mailed` in the answer says
+   * whether it was; otherwise the caller sends it after.
+   */
+  confirmation?: (paid: SQL) => MailRecording;
   now?: Date;
+}
+
+/**
+ * The common case in one statement, without a transaction: an order none of whose lines is a
+ * supplier product is marked paid and the payer's cart emptied together. Anything else (a supplier
+ * order, whose job must be written in the same transaction; an order already paid, released or
+ * expired) updates nothing here and takes the transaction in markOrderPaid, which decides.
+ */
+async function payWithoutSupplierLines(db: Db, input: MarkPaidInput, now: Date): Promise<{ order: OrderRow; mail: MailRecording | undefined } | undefined> {
+  const at = now.toISOString();
+  const mail = input.confirmation?.(sql`exists (select 1 from paid)`);
+  const { rows } = (await db.execute(sql`
+    with paid as (
+      update ${orders} o set is_paid = true, paid_at = ${at}::timestamptz, payment_provider = ${input.payment.provider}::text,
+        payment_id = ${input.payment.id}::text, payment_result = ${JSON.stringify(input.payment)}::jsonb, updated_at = ${at}::timestamptz
+      where o.id = ${input.orderId}::char(24) and not o.is_paid and o.stock_released_at is null
+        and (not ${input.unexpiredOnly === true}::boolean or o.expires_at > ${at}::timestamptz)
+        and not ${holdsSupplierProducts(sql`o.id`)}
+      returning o.*
+    ), cleared as (
+      delete from ${cartItems} c where c.user_id = ${input.clearCartOf}::char(24) and exists (select 1 from paid)
+    )${mail ? sql`, ${mail.ctes}` : sql``}
+    select row_to_json(paid) as "order" from paid`)) as unknown as { rows: Array<{ order: unknown }> };
+  const row = rows[0]?.order;
+  if (!row) return undefined;
+  return { order: readColumns<OrderRow>(getTableColumns(orders), (typeof row === 'string' ? JSON.parse(row) : row) as Record<string, unknown>, ''), mail };
 }
 
 /**
  * Marks an order paid once. Returns `paid: false` when it already was (a repeated call changes
  * nothing). One payment id (PayPal capture) can pay one order only.
  */
-export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ order: OrderWithLines; paid: boolean }> {
+export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ order: OrderWithLines; paid: boolean; mailed: boolean }> {
   const now = input.now ?? new Date();
   let updated: OrderRow | undefined;
+  let mailed = false;
   try {
-    updated = await db.transaction(async (tx) => {
+    const fast = await payWithoutSupplierLines(db, input, now);
+    if (fast?.mail) {
+      fast.mail.recorded();
+      mailed = true;
+    }
+    updated = fast?.order ?? await db.transaction(async (tx) => {
       const [row] = await tx.update(orders)
         .set({
           isPaid: true, paidAt: now, paymentProvider: input.payment.provider, paymentId: input.payment.id,
@@ -79,11 +118,37 @@ export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ ord
     throw err;
   }
   // Lines never change once placed: the caller's copy, with the row as the update left it.
-  if (updated && input.loaded?.order.id === input.orderId) return { order: { ...input.loaded, order: updated }, paid: true };
+  if (updated && input.loaded?.order.id === input.orderId) return { order: { ...input.loaded, order: updated }, paid: true, mailed };
   const found = await loadOrder(db, input.orderId);
   if (!found) throw conflict(ORDER_MESSAGES.notFound);
   if (!updated && !found.order.isPaid) throw badRequest(ORDER_MESSAGES.expired, undefined, 'ORDER_EXPIRED');
-  return { order: found, paid: !!updated };
+  return { order: found, paid: !!updated, mailed };
+}
+
+/** The order confirmation to `customer` (the order as paid). */
+export function orderConfirmationMail(order: Order, customer: { name: string; email: string }, publicUrl: string | undefined): Mail {
+  const money = (n: number) => `$${n.toFixed(2)}`;
+  const lines = order.orderItems.map((i) => `  ${i.quantity} x ${i.name} @ ${money(i.price)} = ${money(i.price * i.quantity)}`);
+  const link = publicUrl ? `${publicUrl}/order/${order._id}` : `/order/${order._id}`;
+  const demo = order.paymentResult?.provider === 'demo' ? '\nThis was a demo payment: no money was taken.\n' : '';
+  const a = order.shippingAddress;
+  const text = [
+    `Hello ${customer.name},`,
+    '',
+    `Thank you for your order ${order._id}. Your payment has been received.`,
+    demo,
+    ...lines,
+    '',
+    `Items: ${money(order.itemsPrice)}`,
+    `Shipping: ${money(order.shippingPrice)}`,
+    `Tax: ${money(order.taxPrice)}`,
+    `Total: ${money(order.totalPrice)} USD`,
+    '',
+    `Shipping to: ${a.fullName}, ${a.address}, ${a.city} ${a.postalCode}, ${a.country}`,
+    '',
+    `View your order: ${link}`,
+  ].join('\n');
+  return { to: customer.email, subject: `Order confirmation ${order._id}`, text };
 }
 
 /** Sends the order confirmation; a mail failure is logged, never fails the payment. */
@@ -99,28 +164,7 @@ export async function sendOrderConfirmation(
       ? [customer]
       : await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.user._id)).limit(1);
     if (!u) return;
-    const money = (n: number) => `$${n.toFixed(2)}`;
-    const lines = order.orderItems.map((i) => `  ${i.quantity} x ${i.name} @ ${money(i.price)} = ${money(i.price * i.quantity)}`);
-    const link = deps.publicUrl ? `${deps.publicUrl}/order/${order._id}` : `/order/${order._id}`;
-    const demo = order.paymentResult?.provider === 'demo' ? '\nThis was a demo payment: no money was taken.\n' : '';
-    const a = order.shippingAddress;
-    const text = [
-      `Hello ${u.name},`,
-      '',
-      `Thank you for your order ${order._id}. Your payment has been received.`,
-      demo,
-      ...lines,
-      '',
-      `Items: ${money(order.itemsPrice)}`,
-      `Shipping: ${money(order.shippingPrice)}`,
-      `Tax: ${money(order.taxPrice)}`,
-      `Total: ${money(order.totalPrice)} USD`,
-      '',
-      `Shipping to: ${a.fullName}, ${a.address}, ${a.city} ${a.postalCode}, ${a.country}`,
-      '',
-      `View your order: ${link}`,
-    ].join('\n');
-    await deps.mailer.send({ to: u.email, subject: `Order confirmation ${order._id}`, text });
+    await deps.mailer.send(orderConfirmationMail(order, u, deps.publicUrl));
   } catch (err) {
     deps.log.error({ err, orderId: order._id }, 'order confirmation mail failed');
   }

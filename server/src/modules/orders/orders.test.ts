@@ -133,6 +133,20 @@ describe('orders API', () => {
       expect(await stockOf(t, p.id)).toBe(6);
     });
 
+    it('a double submit sent concurrently (a double click) places one order: the others answer it, stock is taken once', async () => {
+      const u = await createUser(t);
+      const p = await createProduct(t, { countInStock: 10 });
+      const q = await createProduct(t, { countInStock: 10 });
+      await addToCart(t, u, p.id, 2);
+      await addToCart(t, u, q.id, 1);
+      const results = await Promise.all(Array.from({ length: 5 }, () =>
+        call<Order>(t, u, 'POST', '/api/orders', { shippingAddress: sampleAddress() })));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
+      expect(new Set(results.map((r) => r.body._id)).size).toBe(1);
+      expect(await stockOf(t, p.id)).toBe(8);
+      expect(await stockOf(t, q.id)).toBe(9);
+    });
+
     it('50 concurrent orders for a product with 5 in stock give exactly 5 orders and stock 0', async () => {
       const p = await createProduct(t, { name: 'Hot Item', countInStock: 5 });
       const buyers = await Promise.all(Array.from({ length: 50 }, (_, i) => createUser(t, { name: `Buyer ${i}` })));

@@ -1,16 +1,18 @@
 import {
   ADDRESS_NOT_FOUND_MESSAGE, OUT_OF_STOCK_MESSAGE, ORDER_MESSAGES, type Order, type PlaceOrderBody,
 } from '@shop/contracts';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { addresses, orderItems, orders, products, users, type OrderShippingAddress } from '../../db/schema.ts';
+import { readColumns, selectList } from '../../db/raw-rows.ts';
+import { addresses, cartItems, orderItems, orders, products, users, type OrderShippingAddress } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
-import { finalPrice, MIN_UNIT_PRICE, roundMoney } from '../../lib/money.ts';
-import { findCartLines, isAvailable } from '../cart/get-cart.ts';
+import { MIN_UNIT_PRICE } from '../../lib/money.ts';
+import { cartProductColumns, type CartProductRow } from '../cart/cart.presenter.ts';
+import { isAvailable, type CartLine } from '../cart/get-cart.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
-import { presentOrder, type OrderWithLines } from './orders.presenter.ts';
+import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
 
 export const SHIPPING_PRICE = 0;
 export const TAX_RATE = 0;
@@ -24,72 +26,143 @@ export interface PlaceOrderInput {
   now?: Date;
 }
 
+const customerAddressColumns = {
+  id: addresses.id, fullName: addresses.fullName, address: addresses.address, city: addresses.city,
+  postalCode: addresses.postalCode, country: addresses.country,
+};
+const cartLineProductColumns = { ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt };
+type LineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null };
+
 /**
  * Locks the customer's row (one checkout at a time per customer) and, in the same statement, reads
- * their name (for the answer) and the saved address the body names, if any.
+ * their name (for the answer), the saved address the body names (if any) and the cart lines with
+ * their live products, in cart order (findCartLines' shape).
  */
-async function lockCustomer(tx: Tx, userId: string, body: PlaceOrderBody): Promise<{ userName: string | null; shippingAddress: OrderShippingAddress }> {
+async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody): Promise<{ userName: string | null; shippingAddress: OrderShippingAddress; cart: CartLine[] }> {
   const addressId = body.addressId && isId(body.addressId) ? body.addressId : null;
-  const [row] = await tx.select({ name: users.name, address: addresses }).from(users)
-    .leftJoin(addresses, addressId ? and(eq(addresses.id, addressId), eq(addresses.userId, users.id)) : sql`false`)
-    .where(eq(users.id, userId))
-    .for('update', { of: users });
-  const userName = row?.name ?? null;
-  if (body.addressId) {
-    const a = row?.address;
-    if (!a) throw notFound(ADDRESS_NOT_FOUND_MESSAGE);
-    return { userName, shippingAddress: { fullName: a.fullName, address: a.address, city: a.city, postalCode: a.postalCode, country: a.country } };
+  const { rows } = (await tx.execute(sql`
+    with customer as materialized (
+      select u.id, u.name from ${users} u where u.id = ${userId}::char(24) for update of u
+    )
+    select cu.name as user_name, ${sql.raw(selectList(customerAddressColumns, 'a', 'a_'))},
+      c.product_id as line_product_id, c.quantity as line_quantity, c.name as line_name,
+      ${sql.raw(selectList(cartLineProductColumns, 'p', 'p_'))}
+    from customer cu
+    left join ${addresses} a on a.id = ${addressId}::char(24) and a.user_id = cu.id
+    left join ${cartItems} c on c.user_id = cu.id
+    left join ${products} p on p.id = c.product_id
+    order by c.created_at, c.product_id`)) as unknown as { rows: Array<Record<string, unknown>> };
+  const first = rows[0];
+  const userName = (first?.user_name as string | undefined) ?? null;
+  const cart: CartLine[] = [];
+  for (const r of rows) {
+    if (r.line_product_id === null) continue;
+    const read = r.p_id === null ? null : readColumns<LineProduct>(cartLineProductColumns, r, 'p_');
+    const { supplierDiscontinuedAt = null, ...product } = read ?? {};
+    cart.push({
+      productId: r.line_product_id as string, quantity: r.line_quantity as number, name: r.line_name as string,
+      product: read ? product as CartProductRow : null, supplierDiscontinuedAt,
+    });
   }
-  if (body.shippingAddress) return { userName, shippingAddress: { ...body.shippingAddress } };
+  if (body.addressId) {
+    const a = first && first.a_id !== null ? readColumns<OrderShippingAddress & { id: string }>(customerAddressColumns, first, 'a_') : null;
+    if (!a) throw notFound(ADDRESS_NOT_FOUND_MESSAGE);
+    return { userName, cart, shippingAddress: { fullName: a.fullName, address: a.address, city: a.city, postalCode: a.postalCode, country: a.country } };
+  }
+  if (body.shippingAddress) return { userName, cart, shippingAddress: { ...body.shippingAddress } };
   throw badRequest(ORDER_MESSAGES.addressRequired, { shippingAddress: ORDER_MESSAGES.addressRequired });
 }
 
-type StockRow = { id: string; name: string; slug: string; image: string; price: number; is_on_sale: boolean; sale_discount: number };
+type Line = { productId: string; quantity: number; position: number; itemId: string };
+type TakenRow = { id: string; final_price: number | string };
+type Placed = { duplicateOf: string | null; taken: TakenRow[]; order: OrderRow | null; items: OrderItemRow[] };
 
 /**
- * Takes the stock of every line in one statement. The product rows are locked first, in product id
- * order (the same order everywhere: no deadlocks), then each is decremented only if it is published
- * and holds enough; a line missing from the answer could not be served. Under concurrency the
- * update re-checks each row's latest version, so stock never goes below 0.
+ * The rest of the checkout in one statement, after the customer's lock:
+ * - double submit: the customer's latest unpaid order of the last DOUBLE_SUBMIT_WINDOW_MS, if it
+ *   has the same lines and address, is answered instead, and nothing is written;
+ * - stock: the product rows are locked first, in product id order (the same order everywhere: no
+ *   deadlocks), then each is decremented only if it is published and holds enough; under
+ *   concurrency the update re-checks each row's latest version, so stock never goes below 0;
+ * - the order and its lines are written only when every line was taken at a unit price of at least
+ *   MIN_UNIT_PRICE (the products' final_price, the same rule as finalPrice). Otherwise the caller
+ *   throws and the transaction rolls the partial stock take back.
+ * Prices come from the database, never from the request; sums are exact (numeric).
  */
-async function takeStock(tx: Tx, lines: Line[]): Promise<Map<string, StockRow>> {
-  const rows = (await tx.execute(sql`
+async function takeStockAndWrite(
+  tx: Tx,
+  input: { orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; now: Date; expiresAt: Date },
+): Promise<Placed> {
+  const { lines, shippingAddress: a, now } = input;
+  const join = (xs: Array<string | number>) => xs.join(',');
+  const sig = join(lines.map((l) => `${l.productId}:${l.quantity}`));
+  const { rows } = (await tx.execute(sql`
     with wanted as materialized (
-      select w.id, w.quantity
-      from unnest(string_to_array(${lines.map((l) => l.productId).join(',')}, ',')::char(24)[],
-                  string_to_array(${lines.map((l) => l.quantity).join(',')}, ',')::int[]) as w(id, quantity)
+      select w.id, w.quantity, w.position, w.item_id
+      from unnest(string_to_array(${join(lines.map((l) => l.productId))}, ',')::char(24)[],
+                  string_to_array(${join(lines.map((l) => l.quantity))}, ',')::int[],
+                  string_to_array(${join(lines.map((l) => l.position))}, ',')::int[],
+                  string_to_array(${join(lines.map((l) => l.itemId))}, ',')::char(24)[]) as w(id, quantity, position, item_id)
+    ), recent as materialized (
+      select o.id, o.shipping_address from ${orders} o
+      where o.user_id = ${input.userId}::char(24) and not o.is_paid and o.stock_released_at is null
+        and o.created_at > ${new Date(now.getTime() - DOUBLE_SUBMIT_WINDOW_MS).toISOString()}::timestamptz
+        and o.expires_at > ${now.toISOString()}::timestamptz
+      order by o.created_at desc limit 1
+    ), duplicate as materialized (
+      select r.id from recent r
+      where r.shipping_address->>'fullName' is not distinct from ${a.fullName}::text
+        and r.shipping_address->>'address' is not distinct from ${a.address}::text
+        and r.shipping_address->>'city' is not distinct from ${a.city}::text
+        and r.shipping_address->>'postalCode' is not distinct from ${a.postalCode}::text
+        and r.shipping_address->>'country' is not distinct from ${a.country}::text
+        and (select string_agg(oi.product_id || ':' || oi.quantity, ',' order by oi.product_id)
+             from ${orderItems} oi where oi.order_id = r.id) = ${sig}::text
     ), locked as materialized (
-      select p.id from ${products} p where p.id in (select id from wanted) order by p.id for update of p
+      select p.id from ${products} p
+      where p.id in (select id from wanted) and not exists (select 1 from duplicate)
+      order by p.id for update of p
+    ), taken as (
+      update ${products} p set count_in_stock = p.count_in_stock - w.quantity
+      from wanted w, locked l
+      where p.id = w.id and l.id = p.id and not p.is_draft and p.count_in_stock >= w.quantity
+      returning p.id, p.name, p.slug, p.image, p.final_price, w.quantity, w.position, w.item_id
+    ), totals as materialized (
+      select coalesce(sum(t.final_price * t.quantity), 0)::numeric(12, 2) as items, count(*) as n,
+             coalesce(bool_and(t.final_price >= ${MIN_UNIT_PRICE}::numeric), true) as priced
+      from taken t
+    ), placed as (
+      insert into ${orders} (id, user_id, shipping_address, payment_method, items_price, shipping_price, tax_price, total_price,
+                             currency, expires_at, created_at, updated_at)
+      select ${input.orderId}::char(24), ${input.userId}::char(24), ${JSON.stringify(a)}::jsonb, ${input.paymentMethod}::text,
+             t.items, ${SHIPPING_PRICE}::numeric, round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items + ${SHIPPING_PRICE}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
+             'USD', ${input.expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+      from totals t where t.n = ${lines.length}::int and t.priced
+      returning *
+    ), written as (
+      insert into ${orderItems} (id, order_id, product_id, name, slug, image, price, quantity, position)
+      select t.item_id, o.id, t.id, t.name, t.slug, t.image, t.final_price, t.quantity, t.position
+      from taken t cross join placed o
+      returning *
     )
-    update ${products} p set count_in_stock = p.count_in_stock - w.quantity
-    from wanted w, locked l
-    where p.id = w.id and l.id = p.id and not p.is_draft and p.count_in_stock >= w.quantity
-    returning p.id, p.name, p.slug, p.image, p.price::float8 as price, p.is_on_sale, p.sale_discount`)) as unknown as { rows: StockRow[] };
-  return new Map(rows.rows.map((r) => [r.id, r]));
-}
-
-type Line = { productId: string; quantity: number };
-const signature = (lines: Line[], address: OrderShippingAddress) =>
-  JSON.stringify([
-    lines.map((l) => [l.productId, l.quantity]),
-    [address.fullName, address.address, address.city, address.postalCode, address.country],
-  ]);
-
-async function findDoubleSubmit(tx: Tx, userId: string, now: Date, sig: string): Promise<string | null> {
-  const [recent] = await tx.select({ id: orders.id, shippingAddress: orders.shippingAddress }).from(orders)
-    .where(and(
-      eq(orders.userId, userId), eq(orders.isPaid, false), isNull(orders.stockReleasedAt),
-      gt(orders.createdAt, new Date(now.getTime() - DOUBLE_SUBMIT_WINDOW_MS)), gt(orders.expiresAt, now),
-    ))
-    .orderBy(desc(orders.createdAt)).limit(1);
-  if (!recent) return null;
-  const lines = await tx.select({ productId: orderItems.productId, quantity: orderItems.quantity }).from(orderItems)
-    .where(eq(orderItems.orderId, recent.id)).orderBy(orderItems.productId);
-  return signature(lines, recent.shippingAddress) === sig ? recent.id : null;
+    select (select id from duplicate) as duplicate_of,
+      (select coalesce(json_agg(json_build_object('id', t.id, 'final_price', t.final_price)), '[]') from taken t) as taken,
+      (select row_to_json(o) from placed o) as "order",
+      (select coalesce(json_agg(i order by i.position, i.id), '[]') from written i) as items`)) as unknown as { rows: Array<Record<string, unknown>> };
+  const row = rows[0]!;
+  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+  const order = json<Record<string, unknown> | null>(row.order);
+  return {
+    duplicateOf: (row.duplicate_of as string | null) ?? null,
+    taken: json<TakenRow[]>(row.taken),
+    order: order ? readColumns<OrderRow>(getTableColumns(orders), order, '') : null,
+    items: json<Array<Record<string, unknown>>>(row.items).map((i) => readColumns<OrderItemRow>(getTableColumns(orderItems), i, '')),
+  };
 }
 
 /**
- * Places an order from the user's server cart. Prices come from the database (finalPrice), never
+ * Places an order from the user's server cart. Prices come from the database (final_price), never
  * from the request; stock is taken with a conditional update in the same transaction, so no number
  * of concurrent orders can take more than exists. The cart is kept until the order is paid.
  */
@@ -97,48 +170,33 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
   const now = input.now ?? new Date();
   const { userId, body } = input;
   const result = await db.transaction(async (tx): Promise<{ created: false; orderId: string } | { created: true; placed: OrderWithLines }> => {
-    const { userName, shippingAddress } = await lockCustomer(tx, userId, body);
-
-    const cart = await findCartLines(tx, userId);
+    const { userName, shippingAddress, cart } = await lockCustomerAndCart(tx, userId, body);
     if (!cart.length) throw badRequest(ORDER_MESSAGES.cartEmpty, undefined, 'CART_EMPTY');
     if (cart.some((l) => !isAvailable(l.product))) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
     assertNoneDiscontinued(cart.map((l) => ({ name: l.product!.name, supplierDiscontinuedAt: l.supplierDiscontinuedAt })));
 
     // Sorted by product id: every transaction locks product rows in the same order.
-    const lines = cart.map((l) => ({ productId: l.productId, quantity: l.quantity })).sort((a, b) => (a.productId < b.productId ? -1 : 1));
-    const sig = signature(lines, shippingAddress);
-    const duplicate = await findDoubleSubmit(tx, userId, now, sig);
-    if (duplicate) return { orderId: duplicate, created: false };
-
     const orderId = newId(now.getTime());
-    const taken = await takeStock(tx, lines);
-    const items: Array<typeof orderItems.$inferInsert & { price: number; position: number }> = [];
-    for (const line of lines) {
-      const p = taken.get(line.productId);
-      if (!p) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
-      const unitPrice = finalPrice({ price: Number(p.price), isOnSale: p.is_on_sale, saleDiscount: Number(p.sale_discount) });
-      // Never a free line, whatever the catalogue holds (the database refuses such a published
-      // product too): the transaction rolls back, stock included.
-      if (!(unitPrice >= MIN_UNIT_PRICE)) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
-      items.push({
-        id: newId(now.getTime()), orderId, productId: line.productId, name: p.name, slug: p.slug, image: p.image,
-        price: unitPrice, quantity: line.quantity, position: cart.findIndex((c) => c.productId === line.productId),
-      });
+    const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
+      .sort((a, b) => (a.productId < b.productId ? -1 : 1));
+    const placed = await takeStockAndWrite(tx, {
+      orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
+      expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000),
+    });
+    if (placed.duplicateOf) return { orderId: placed.duplicateOf, created: false };
+    if (!placed.order) {
+      // Nothing written: the first line (in product id order) that could not be served says why;
+      // throwing rolls back the stock taken for the others.
+      const taken = new Map(placed.taken.map((t) => [t.id, Number(t.final_price)]));
+      for (const line of lines) {
+        const unitPrice = taken.get(line.productId);
+        if (unitPrice === undefined) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
+        // Never a free line, whatever the catalogue holds (the database refuses such a published product too).
+        if (!(unitPrice >= MIN_UNIT_PRICE)) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
+      }
+      throw new Error(`order ${orderId} was not written though every line was served`);
     }
-    // Summed in cents so that many lines cannot drift.
-    const itemsPrice = roundMoney(items.reduce((acc, i) => acc + Math.round(i.price * 100) * i.quantity, 0) / 100);
-    const shippingPrice = roundMoney(SHIPPING_PRICE);
-    const taxPrice = roundMoney(itemsPrice * TAX_RATE);
-    const totalPrice = roundMoney(itemsPrice + shippingPrice + taxPrice);
-    // The answer is built from the rows as written (returning), not read again.
-    const [order] = await tx.insert(orders).values({
-      id: orderId, userId, shippingAddress, paymentMethod: body.paymentMethod,
-      itemsPrice, shippingPrice, taxPrice, totalPrice, currency: 'USD',
-      expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000), createdAt: now, updatedAt: now,
-    }).returning();
-    const written = await tx.insert(orderItems).values(items).returning();
-    written.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
-    return { created: true, placed: { order: order!, userName, items: written } };
+    return { created: true, placed: { order: placed.order, userName, items: placed.items } };
   });
   if (result.created) return { order: presentOrder(result.placed), created: true };
   const found = await loadOrder(db, result.orderId);

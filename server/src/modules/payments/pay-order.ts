@@ -1,4 +1,5 @@
 import { DEMO_PAYMENT_LABEL, ORDER_MESSAGES, type OrderActionResponse, type PayOrderBody } from '@shop/contracts';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -7,7 +8,7 @@ import type { AuthUser } from '../../lib/auth.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { loadOrder } from '../orders/find-orders.ts';
-import { holdOrderForPayment, markOrderPaid, sendOrderConfirmation } from '../orders/mark-order-paid.ts';
+import { holdOrderForPayment, markOrderPaid, orderConfirmationMail, sendOrderConfirmation } from '../orders/mark-order-paid.ts';
 import { presentOrder, type OrderWithLines } from '../orders/orders.presenter.ts';
 import { areDemoPaymentsAllowed, paymentMode } from './payment-mode.ts';
 import { PayPalApiError, type PayPalCapture, type PayPalClient, type PayPalOrder } from './paypal-client.ts';
@@ -111,16 +112,26 @@ export async function payOrder(deps: PaymentDeps, payer: AuthUser, orderId: stri
     : await takePayPalPayment(deps, found, body.paypalOrderId!);
   if (useDemo) deps.log.info({ orderId: found.order.id }, DEMO_PAYMENT_LABEL);
 
-  const { order, paid } = await markOrderPaid(deps.db, {
+  const customer = found.userName !== null && found.userEmail ? { name: found.userName, email: found.userEmail } : undefined;
+  // The confirmation is written with the payment when the mailer can (one statement); it reads
+  // the order as the payment leaves it (the lines never change once placed).
+  const recordIn = deps.mailer.recordIn?.bind(deps.mailer);
+  const confirmation = customer && recordIn
+    ? (paidNow: SQL) => recordIn(orderConfirmationMail(
+      presentOrder({ ...found, order: { ...found.order, isPaid: true, paymentProvider: payment.provider, paymentId: payment.id, paymentResult: payment } }),
+      customer, deps.config.publicUrl,
+    ), paidNow)
+    : undefined;
+  const { order, paid, mailed } = await markOrderPaid(deps.db, {
     orderId: found.order.id,
     payment,
     clearCartOf: isOwner ? payer.id : null,
     unexpiredOnly: useDemo,
     loaded: found,
+    ...(confirmation ? { confirmation } : {}),
   });
   const presented = presentOrder(order);
   if (!paid) return { message: ORDER_MESSAGES.alreadyPaid, order: presented };
-  const customer = found.userName !== null && found.userEmail ? { name: found.userName, email: found.userEmail } : undefined;
-  await sendOrderConfirmation({ db: deps.db, mailer: deps.mailer, log: deps.log, publicUrl: deps.config.publicUrl }, presented, customer);
+  if (!mailed) await sendOrderConfirmation({ db: deps.db, mailer: deps.mailer, log: deps.log, publicUrl: deps.config.publicUrl }, presented, customer);
   return { message: ORDER_MESSAGES.paid, order: presented };
 }

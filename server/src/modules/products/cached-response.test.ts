@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../db/schema.ts';
@@ -38,6 +39,35 @@ describe('micro-cached storefront reads', () => {
     expect(del.statusCode).toBe(200);
     expect((await get('/api/products/search?query=kettle')).json().countProducts).toBe(0);
     expect((await get('/api/products/slug/cached-kettle')).statusCode).toBe(404);
+  });
+
+  it('gzips answers of 4 KB and more when the client accepts gzip, in one piece, cached or not', async () => {
+    for (let i = 0; i < 12; i += 1) {
+      await insertProduct(t, { name: `Zipped Teapot ${i}`, slug: `zipped-teapot-${i}`, description: `A teapot that pours well. ${'Porcelain, hand glazed. '.repeat(12)}` });
+    }
+    for (const fresh of [{}, { 'cache-control': 'no-cache' }] as Array<Record<string, string>>) {
+      const plain = await get('/api/products/search?query=zipped', fresh);
+      expect(plain.json().products).toHaveLength(12);
+      expect(plain.rawPayload.length).toBeGreaterThanOrEqual(4096);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('accept-encoding');
+      const zipped = await get('/api/products/search?query=zipped', { ...fresh, 'accept-encoding': 'gzip, deflate, br' });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(zipped.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(zipped.headers['content-length'])).toBe(zipped.rawPayload.length);
+      expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+      expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+      // gzip refused (q=0), or not offered: as it is.
+      expect((await get('/api/products/search?query=zipped', { ...fresh, 'accept-encoding': 'br, gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+      expect((await get('/api/products/search?query=zipped', { ...fresh, 'accept-encoding': 'br' })).headers['content-encoding']).toBeUndefined();
+      // A product page under 4 KB goes as it is.
+      const small = await get('/api/products/slug/zipped-teapot-1', { ...fresh, 'accept-encoding': 'gzip' });
+      expect(small.statusCode).toBe(200);
+      expect(small.rawPayload.length).toBeLessThan(4096);
+      expect(small.headers['content-encoding']).toBeUndefined();
+      expect(small.json().name).toBe('Zipped Teapot 1');
+    }
   });
 
   it('does not cache failures', async () => {

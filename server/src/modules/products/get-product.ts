@@ -1,5 +1,6 @@
 import { PRODUCT_FORM_MESSAGES, type Product } from '@shop/contracts';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.ts';
 import type { Executor } from '../../db/client.ts';
 import { products, reviews } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -21,9 +22,17 @@ export async function listProductReviews(db: Executor, productId: string, limit 
 
 interface ReviewJson { id: string; name: string; rating: number; comment: string; createdAt: string }
 
+type ProductLookup = 'slug' | 'id' | 'published-id';
+
+/** The statement of each lookup, built once per database handle (placeholder `key`), then only executed. */
+const lookupStatement = builtOnce<ProductLookup, ReturnType<typeof buildLookup>>();
+
 /** One round trip: the product row and its newest reviews as a JSON array. */
-async function findWithReviews(db: Executor, where: SQL): Promise<Product> {
-  const rows = await db
+function buildLookup(db: Executor, lookup: ProductLookup) {
+  const key = sql.placeholder('key');
+  const where = lookup === 'slug' ? and(eq(products.slug, key), isPublished) as SQL
+    : lookup === 'id' ? eq(products.id, key) : and(eq(products.id, key), isPublished) as SQL;
+  return db
     .select({
       ...productColumns,
       reviews: sql<ReviewJson[] | string | null>`(
@@ -34,7 +43,12 @@ async function findWithReviews(db: Executor, where: SQL): Promise<Product> {
     })
     .from(products)
     .where(where)
-    .limit(1);
+    .limit(1)
+    .prepare(`product_by_${lookup.replace('-', '_')}`);
+}
+
+async function findWithReviews(db: Executor, lookup: ProductLookup, value: string): Promise<Product> {
+  const rows = await lookupStatement(db, lookup, () => buildLookup(db, lookup)).execute({ key: value });
   const row = rows[0];
   if (!row) throw notFound(PRODUCT_FORM_MESSAGES.notFound);
   const { reviews: raw, ...product } = row;
@@ -46,13 +60,13 @@ async function findWithReviews(db: Executor, where: SQL): Promise<Product> {
 /** A product by id with its reviews. Drafts are visible to administrators only (the edit page). */
 export async function getProductById(db: Executor, id: string, opts: { includeDrafts: boolean }): Promise<Product> {
   if (!isId(id)) throw notFound(PRODUCT_FORM_MESSAGES.notFound);
-  return findWithReviews(db, opts.includeDrafts ? eq(products.id, id) : (and(eq(products.id, id), isPublished) as SQL));
+  return findWithReviews(db, opts.includeDrafts ? 'id' : 'published-id', id);
 }
 
 /** A published product by slug with its reviews, newest first (the product page). */
 export async function getProductBySlug(db: Executor, slug: string): Promise<Product> {
   if (!slug || slug.length > 200) throw notFound(PRODUCT_FORM_MESSAGES.notFound);
-  return findWithReviews(db, and(eq(products.slug, slug), isPublished) as SQL);
+  return findWithReviews(db, 'slug', slug);
 }
 
 /** The raw published row for a slug (SEO tags), or undefined. */

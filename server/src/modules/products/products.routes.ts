@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
 import { seoRoutes } from '../seo/seo.routes.ts';
-import { sendCached } from './cached-response.ts';
+import { CACHED_READ_ROUTE, sendCached } from './cached-response.ts';
 import { catalogueCacheFor, notifyCatalogueChanged } from './catalogue-cache.ts';
 import { createDraftProduct } from './create-draft-product.ts';
 import { createReview } from './create-review.ts';
@@ -24,10 +24,10 @@ const productsApi: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
   const cache = catalogueCacheFor(db);
 
-  app.get('/products', { config: { access: 'public' }, schema: listHomeProductsSchema }, async (request, reply) =>
+  app.get('/products', { config: { access: 'public' }, schema: listHomeProductsSchema, ...CACHED_READ_ROUTE }, async (request, reply) =>
     sendCached(request, reply, cache, 'home', listHomeProductsSchema.response[200], () => listHomeProducts(db)));
 
-  app.get('/products/search', { config: { access: 'public' }, schema: searchProductsSchema }, async (request, reply) => {
+  app.get('/products/search', { config: { access: 'public' }, schema: searchProductsSchema, ...CACHED_READ_ROUTE }, async (request, reply) => {
     const q = request.query;
     const key = `search\u0000${q.query.toLowerCase()}\u0000${q.category}\u0000${q.price}\u0000${q.rating}\u0000${q.order}\u0000${q.page}\u0000${q.tag}`;
     return sendCached(request, reply, cache, key, searchProductsSchema.response[200], () => searchProducts(db, cache, q));
@@ -39,7 +39,7 @@ const productsApi: FastifyPluginAsyncZod = async (app) => {
   app.get('/products/admin', { config: { access: 'admin' }, schema: listAdminProductsSchema }, async (request) =>
     listAdminProducts(db, request.query));
 
-  app.get('/products/slug/:slug', { config: { access: 'public' }, schema: getProductBySlugSchema }, async (request, reply) =>
+  app.get('/products/slug/:slug', { config: { access: 'public' }, schema: getProductBySlugSchema, ...CACHED_READ_ROUTE }, async (request, reply) =>
     sendCached(request, reply, cache, `slug\u0000${request.params.slug}`, getProductBySlugSchema.response[200], () =>
       getProductBySlug(db, request.params.slug)));
 

@@ -1,6 +1,6 @@
 import type { ProductSearchResponse } from '@shop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, TEST_DB, type TestApp } from '../../test/test-app.ts';
 import { CHECKPOINT_EVERY } from './search-products.ts';
 
 const TOTAL = 1_000;
@@ -56,6 +56,22 @@ describe('search: deep pages read through keyset checkpoints', () => {
       expect(await walk(`order=${order}&category=Even`)).toEqual(await expected(`and category = 'Even'`, sqlOrder));
     });
   }
+
+  // One session on PGlite, so its prepared statements are the ones the pages ran on.
+  it.runIf(TEST_DB === 'pglite')('plans a listing\'s deep pages once: their statements settle on a generic plan', async () => {
+    const deep = Math.ceil((2 * CHECKPOINT_EVERY) / 12) + 1;
+    for (let round = 0; round < 4; round += 1) {
+      for (let n = deep; n < deep + 4; n += 1) await page(`order=lowest&page=${n}`);
+    }
+    const rows = await t.database.query<{ generic: number; custom: number }>(
+      'select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like $1',
+      ['%(select $1::numeric), (select $2::char(24))%'],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    // PostgreSQL tries five custom plans first; every later run reuses the generic one.
+    expect(rows.reduce((n, r) => n + r.generic, 0)).toBeGreaterThan(0);
+    for (const r of rows) expect(r.custom).toBeLessThanOrEqual(5);
+  });
 
   it('a page past the end answers the last page, through the checkpoints too', async () => {
     const last = await page('order=newest&page=1');

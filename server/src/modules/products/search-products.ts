@@ -1,7 +1,9 @@
 import {
   parsePriceRange, SEARCH_PAGE_SIZE, type ProductSearchQuery, type ProductSearchResponse,
 } from '@shop/contracts';
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, asc, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.ts';
 import type { Executor } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
@@ -25,22 +27,44 @@ export function toPrefixTsQuery(text: string): string | null {
   return terms.map((t, i) => (i === terms.length - 1 ? `${t}:*` : t)).join(' & ');
 }
 
-function filterConditions(q: ProductSearchQuery): SQL[] {
+/**
+ * How a filter value enters the SQL: bound as a parameter right away (counts, rare paths), or as a
+ * named placeholder of a statement built once per query shape (the page reads, see preparedPage).
+ */
+type Bind = (name: string, value: string | number) => unknown;
+const bindValue: Bind = (_name, value) => value;
+
+function filterConditions(q: ProductSearchQuery, bind: Bind = bindValue): SQL[] {
   const conds: SQL[] = [isPublished];
-  if (q.category !== 'all') conds.push(sql`${products.category} = ${q.category}`);
+  if (q.category !== 'all') conds.push(sql`${products.category} = ${bind('category', q.category)}`);
   if (q.price !== 'all') {
     const range = parsePriceRange(q.price);
     if (range) {
-      conds.push(sql`${products.finalPrice} >= ${range.min}`);
+      conds.push(sql`${products.finalPrice} >= ${bind('priceMin', range.min)}`);
       // Whole-dollar buckets cover their cents (1-50 includes 50.99), so buckets leave no gaps.
-      conds.push(Number.isInteger(range.max) ? sql`${products.finalPrice} < ${range.max + 1}` : sql`${products.finalPrice} <= ${range.max}`);
+      conds.push(Number.isInteger(range.max) ? sql`${products.finalPrice} < ${bind('priceBelow', range.max + 1)}` : sql`${products.finalPrice} <= ${bind('priceMax', range.max)}`);
     }
   }
-  if (q.rating !== 'all') conds.push(sql`${products.rating} >= ${q.rating}`);
+  if (q.rating !== 'all') conds.push(sql`${products.rating} >= ${bind('rating', q.rating)}`);
   if (q.tag === 'todays-deal') conds.push(sql`${products.isTodaysDeal}`);
   else if (q.tag === 'gifts') conds.push(sql`${products.isGift}`);
   else if (q.tag === 'on-sale') conds.push(sql`${products.isOnSale} and ${products.saleDiscount} > 0`);
   return conds;
+}
+
+/**
+ * The filters as placeholders, with their values and the shape key that tells statements apart
+ * (which filters are set and which price form applies; never a value).
+ */
+function filterTemplate(q: ProductSearchQuery): { conds: SQL[]; values: Record<string, unknown>; shape: string } {
+  const values: Record<string, unknown> = {};
+  const names: string[] = [];
+  const conds = filterConditions(q, (name, value) => {
+    values[name] = value;
+    names.push(name);
+    return sql.placeholder(name);
+  });
+  return { conds, values, shape: `${names.join(',')}|${q.tag}` };
 }
 
 type SortKey = [column: typeof products.createdAt | typeof products.finalPrice | typeof products.rating | typeof products.numReviews | typeof products.id, direction: 'asc' | 'desc'];
@@ -214,12 +238,12 @@ export async function searchProducts(
       ? await seekCheckpoint(db, cache, `${filterKey}\u0000${q.order}`, where, q.order, offset)
       : null;
     let rows: ProductRow[];
-    if (seek) rows = await findPage(db, and(where, seek.after) as SQL, q.order, seek.offset, null);
+    if (q.query === 'all' && !rank) rows = await findListingPage(db, q, offset, seek);
     else if (textQuery) {
       // How many products the filters alone let through (cached like every count): with the
       // number of matches, it tells how far the sort index would be walked to fill the page.
       const plan = options.textPlan ?? chooseTextPlan(countProducts, await cache.remember(`count\u0000${filterKey}`, COUNT_TTL_MS, () => countWhere(db, and(...filters) as SQL)), offset);
-      rows = await findTextPage(db, filters, textQuery, q.order, offset, plan);
+      rows = await findTextPage(db, q, textQuery, offset, plan);
     } else rows = await findPage(db, where, q.order, offset, rank);
     return { products: rows.map((r) => presentProduct(r)), ...base };
   };
@@ -244,7 +268,7 @@ type Checkpoint = { a: string; id: string };
  */
 async function seekCheckpoint(
   db: Executor, cache: CatalogueCache, key: string, where: SQL, order: ProductSearchQuery['order'], offset: number,
-): Promise<{ after: SQL; offset: number } | null> {
+): Promise<Seek | null> {
   const column = order === 'lowest' || order === 'highest' ? 'final_price' : order === 'newest' ? 'created_at' : null;
   if (!column) return null;
   const checkpoints = await cache.remember(`checkpoints\u0000${key}`, CHECKPOINT_TTL_MS, async () => {
@@ -260,25 +284,66 @@ async function seekCheckpoint(
   const at = checkpoints[Math.min(index, checkpoints.length - 1)];
   if (index < 0 || !at) return null;
   const skipped = (Math.min(index, checkpoints.length - 1) + 1) * CHECKPOINT_EVERY;
-  const after = order === 'lowest'
-    ? sql`(${products.finalPrice}, ${products.id}) > (${at.a}::numeric, ${at.id})`
-    : order === 'highest'
-      ? sql`(${products.finalPrice}, ${products.id}) < (${at.a}::numeric, ${at.id})`
-      : sql`(${products.createdAt}, ${products.id}) < (${at.a}::timestamptz, ${at.id})`;
-  return { after, offset: offset - skipped };
+  return { at, offset: offset - skipped };
+}
+
+/** A page that starts past a checkpoint: the checkpoint's sort key, and the rows still to skip. */
+type Seek = { at: Checkpoint; offset: number };
+
+/** Rows after the checkpoint in the listing's order (placeholders `seekKey`, `seekId`). */
+function afterCheckpoint(order: ProductSearchQuery['order']): SQL {
+  // The checkpoint's key is read through scalar subqueries (InitPlans): the planner never sees it,
+  // so every deep page of a listing plans alike and a prepared statement settles on one generic
+  // plan instead of planning each request (a custom plan would estimate the rows past each key).
+  const key = order === 'newest' ? sql`(select ${sql.placeholder('seekKey')}::timestamptz)` : sql`(select ${sql.placeholder('seekKey')}::numeric)`;
+  const id = sql`(select ${sql.placeholder('seekId')}::char(24))`;
+  if (order === 'lowest') return sql`(${products.finalPrice}, ${products.id}) > (${key}, ${id})`;
+  if (order === 'highest') return sql`(${products.finalPrice}, ${products.id}) < (${key}, ${id})`;
+  return sql`(${products.createdAt}, ${products.id}) < (${key}, ${id})`;
+}
+
+/** A page read built once per statement shape, then executed with the request's values. */
+interface PreparedPage { execute(values: Record<string, unknown>): Promise<ProductRow[]> }
+
+const MAX_PREPARED_PAGES = 500;
+const pageStatement = builtOnce<string, PreparedPage>(MAX_PREPARED_PAGES);
+
+/**
+ * The page statement of one shape (filters set, order, plan; never a value), built with Drizzle
+ * once per database handle and shape, and then only executed: building a 20-column select with
+ * its subquery costs more JavaScript per request than reading its 12 rows. Values go in as
+ * placeholders; the SQL text, and so the server-side prepared statement, is the same as before.
+ */
+function preparedPage(db: Executor, shape: string, build: () => { prepare(name: string): PreparedPage }): PreparedPage {
+  return pageStatement(db, shape, () => build().prepare(`page_${createHash('sha1').update(shape).digest('base64url')}`));
 }
 
 /**
- * One page of rows in one statement. The page's ids are found first, in a subquery that can be an
- * index-only scan (the sort indexes include the filtered columns), and only those 12 rows are read
- * from the table, instead of every row the offset skips or the filters reject.
+ * One page of a listing without text (filters and order), from a checkpoint when there is one,
+ * in one statement: the page's ids are found first, in a subquery that can be an index-only scan
+ * (the sort indexes include the filtered columns), and only those 12 rows are read from the table.
  */
-async function findPage(db: Executor, where: SQL, order: ProductSearchQuery['order'], offset: number, rank: SQL | null): Promise<ProductRow[]> {
-  if (rank) {
-    // Ranked (per-term matches): the best match first, then the usual order.
-    return db.select(productColumns).from(products).where(where)
-      .orderBy(sql`${rank} desc`, ...orderBy(order)).limit(SEARCH_PAGE_SIZE).offset(offset);
+function findListingPage(db: Executor, q: ProductSearchQuery, offset: number, seek: Seek | null): Promise<ProductRow[]> {
+  const filters = filterTemplate(q);
+  if (seek) {
+    // After a checkpoint (an offset below CHECKPOINT_EVERY, a multiple of the page size): LIMIT
+    // and OFFSET written into the SQL, as for the first text pages (findTextPage), so the generic
+    // plan is costed for one page and preferred to planning each request (CHECKPOINT_EVERY / 12
+    // texts per listing shape at most). The page's ids, then their rows by primary key.
+    const skip = Math.trunc(seek.offset);
+    const page = preparedPage(db, `listing|${filters.shape}|${q.order}|seek|${skip}`, () => {
+      const where = and(...filters.conds, afterCheckpoint(q.order)) as SQL;
+      const ids = sql`array(select ${products.id} from ${products} where ${where} order by ${sql.join(orderBy(q.order), sql`, `)} ${sql.raw(`limit ${SEARCH_PAGE_SIZE} offset ${skip}`)})`;
+      return db.select(productColumns).from(products).where(sql`${products.id} = any(${ids})`).orderBy(...orderBy(q.order));
+    });
+    return page.execute({ ...filters.values, seekKey: seek.at.a, seekId: seek.at.id });
   }
+  const page = preparedPage(db, `listing|${filters.shape}|${q.order}|offset`, () =>
+    pageOfIds(db, and(...filters.conds) as SQL, q.order, sql.placeholder('offset')));
+  return page.execute({ ...filters.values, offset });
+}
+
+function pageOfIds(db: Executor, where: SQL, order: ProductSearchQuery['order'], offset: number | Placeholder) {
   const page = db
     .select({ pageId: sql<string>`${products.id}`.as('page_id') })
     .from(products)
@@ -292,6 +357,20 @@ async function findPage(db: Executor, where: SQL, order: ProductSearchQuery['ord
     .from(page)
     .innerJoin(products, eq(products.id, page.pageId))
     .orderBy(...orderBy(order));
+}
+
+/**
+ * One page of rows in one statement. The page's ids are found first, in a subquery that can be an
+ * index-only scan (the sort indexes include the filtered columns), and only those 12 rows are read
+ * from the table, instead of every row the offset skips or the filters reject.
+ */
+async function findPage(db: Executor, where: SQL, order: ProductSearchQuery['order'], offset: number, rank: SQL | null): Promise<ProductRow[]> {
+  if (rank) {
+    // Ranked (per-term matches): the best match first, then the usual order.
+    return db.select(productColumns).from(products).where(where)
+      .orderBy(sql`${rank} desc`, ...orderBy(order)).limit(SEARCH_PAGE_SIZE).offset(offset);
+  }
+  return pageOfIds(db, where, order, offset);
 }
 
 /** Text pages before this offset (10 pages) have their own statement text, see findTextPage. */
@@ -326,14 +405,21 @@ export function chooseTextPlan(matches: number, candidates: number, offset: numb
  *     sort index cannot be chosen instead), then the page is cut from the sorted matches.
  * The page's 12 ids then fetch their rows by primary key, in the same order.
  */
-async function findTextPage(
-  db: Executor, filters: SQL[], tsquery: string, order: ProductSearchQuery['order'], offset: number, plan: TextPlan,
+function findTextPage(
+  db: Executor, q: ProductSearchQuery, tsquery: string, offset: number, plan: TextPlan,
 ): Promise<ProductRow[]> {
-  const query = sql`(select to_tsquery('english', ${tsquery}))`;
+  const filters = filterTemplate(q);
   // Integers computed here, never shopper text. Written into the SQL for the first pages: a
   // generic plan with a LIMIT/OFFSET parameter is costed as if it read a tenth of the rows, and
   // would never be preferred to planning each request.
-  const limit = offset < LITERAL_OFFSETS_UP_TO ? sql.raw(`limit ${SEARCH_PAGE_SIZE} offset ${offset}`) : sql`limit ${SEARCH_PAGE_SIZE} offset ${offset}`;
+  const literalOffset = offset < LITERAL_OFFSETS_UP_TO;
+  const page = preparedPage(db, `text|${filters.shape}|${q.order}|${plan}|${literalOffset ? offset : 'offset'}`, () =>
+    textPageStatement(db, filters.conds, q.order, plan, literalOffset ? sql.raw(`limit ${SEARCH_PAGE_SIZE} offset ${offset}`) : sql`limit ${SEARCH_PAGE_SIZE} offset ${sql.placeholder('offset')}`));
+  return page.execute({ ...filters.values, tsquery, ...(literalOffset ? {} : { offset }) });
+}
+
+function textPageStatement(db: Executor, filters: SQL[], order: ProductSearchQuery['order'], plan: TextPlan, limit: SQL) {
+  const query = sql`(select to_tsquery('english', ${sql.placeholder('tsquery')}))`;
   let ids: SQL;
   if (plan === 'walk') {
     const where = and(...filters, sql`ts_match_vq(${products.searchVector}, ${query})`) as SQL;

@@ -9,6 +9,7 @@ import { absoluteUrl, siteOrigin } from './site-url.ts';
 
 export const SITE_NAME = 'Shop';
 const PRODUCT_PATH = /^\/product\/([^/?#]+)\/?(?:[?#]|$)/;
+const SUPPLIER_PRODUCT_PATH = /^\/cj-product\/([^/?#]+)\/?(?:[?#]|$)/;
 
 const meta = (attr: 'name' | 'property', key: string, content: string) =>
   `<meta ${attr}="${key}" content="${escapeHtml(content)}" />`;
@@ -40,7 +41,16 @@ export function productJsonLd(p: ProductRow, pageUrl: string, origin: string): R
   };
 }
 
-/** The head tags of a product page: title, description, canonical, Open Graph, Twitter, JSON-LD. */
+/**
+ * The preload of the gallery's main image (ProductGallery shows the first of image and images), the
+ * page's largest paint: fetched with the app's code instead of after the app has loaded the product.
+ */
+export function galleryImagePreload(p: Pick<ProductRow, 'image' | 'images'>): string[] {
+  const main = p.image || p.images.find(Boolean);
+  return main ? [`<link rel="preload" as="image" href="${escapeHtml(main)}" fetchpriority="high" />`] : [];
+}
+
+/** The head tags of a product page: main image preload, title, description, canonical, Open Graph, Twitter, JSON-LD. */
 export function renderProductHead(html: string, p: ProductRow, origin: string): string {
   const pageUrl = `${origin}/product/${encodeURIComponent(p.slug)}`;
   const description = summarize(p.description || `${p.name} by ${p.brand}`);
@@ -48,6 +58,7 @@ export function renderProductHead(html: string, p: ProductRow, origin: string): 
   const image = p.image ? absoluteUrl(origin, p.image) : undefined;
   const price = finalPrice(p).toFixed(2);
   const tags = [
+    ...galleryImagePreload(p),
     meta('name', 'description', description),
     `<link rel="canonical" href="${escapeHtml(pageUrl)}" />`,
     meta('property', 'og:type', 'product'),
@@ -71,10 +82,12 @@ export function renderProductHead(html: string, p: ProductRow, origin: string): 
  * HTML transform for /product/{slug}: the page the server sends already carries the product's
  * title, description, canonical URL, Open Graph tags and JSON-LD, so crawlers and link previews
  * need no JavaScript. An unknown slug gets a 'Product Not Found' title and noindex.
+ * A supplier product's page (/cj-product/{slug}) gets the preload of its main image only.
  */
 export function createProductPageTransform(deps: { db: Db; config: Config }): HtmlTransform {
   return async (request, html) => {
-    const match = PRODUCT_PATH.exec(request.url);
+    const supplier = SUPPLIER_PRODUCT_PATH.exec(request.url);
+    const match = supplier ?? PRODUCT_PATH.exec(request.url);
     if (!match?.[1]) return null;
     let slug: string;
     try {
@@ -83,6 +96,13 @@ export function createProductPageTransform(deps: { db: Db; config: Config }): Ht
       return null;
     }
     const product = await findPublishedProductBySlug(deps.db, slug);
+    if (supplier) {
+      // A supplier product's page (/cj-product/{slug}) carries no SEO tags, only its image's preload.
+      const tags = product?.cjData ? galleryImagePreload(product) : [];
+      const headEnd = html.search(/<\/head>/i);
+      if (!tags.length || headEnd === -1) return null;
+      return `${html.slice(0, headEnd)}  ${tags.join('\n  ')}\n  ${html.slice(headEnd)}`;
+    }
     if (!product) {
       return rewriteHead(html, `Product Not Found | ${SITE_NAME}`, [meta('name', 'robots', 'noindex')]);
     }

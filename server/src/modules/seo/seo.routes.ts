@@ -7,6 +7,7 @@ import { catalogueCacheFor } from '../products/catalogue-cache.ts';
 import { listCategories } from '../products/list-categories.ts';
 import { createListingPreloadTransform } from './listing-preload.ts';
 import { createProductPageTransform } from './product-page-tags.ts';
+import { createRoutePreloadTransform } from './route-preload.ts';
 import { siteOrigin } from './site-url.ts';
 import { renderPagesSitemap, renderProductsSitemap, renderRobots, renderSitemap } from './sitemap.ts';
 
@@ -15,8 +16,9 @@ const CACHE_HEADER = 'public, max-age=3600';
 const schema = { hide: true } as const;
 
 /**
- * Site-root SEO routes (/robots.txt, /sitemap.xml), the product-page HTML transform and the
- * preload of the first card image on the home and search pages.
+ * Site-root SEO routes (/robots.txt, /sitemap.xml), the product-page HTML transform, the
+ * preload of the first card image on the home and search pages, and the preload of each page's
+ * code and first API reads.
  * The server is the one source of robots.txt because its Sitemap line needs the site's absolute
  * URL; a robots.txt in the web build would clash with this route, so it is only served here when
  * the build has none.
@@ -24,7 +26,11 @@ const schema = { hide: true } as const;
 export const seoRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
   const cache = catalogueCacheFor(db);
-  app.ctx.htmlTransforms.push(createProductPageTransform({ db, config }), createListingPreloadTransform({ db }));
+  app.ctx.htmlTransforms.push(
+    createProductPageTransform({ db, config }),
+    createListingPreloadTransform({ db }),
+    createRoutePreloadTransform({ webDistDir: config.webDistDir }),
+  );
 
   if (existsSync(path.join(config.webDistDir, 'robots.txt'))) {
     app.log.warn('web build contains robots.txt; serving it instead of the generated one (remove web/public/robots.txt)');

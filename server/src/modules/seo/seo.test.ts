@@ -1,5 +1,5 @@
 import { CARD_IMAGE_SIZES } from '@shop/contracts';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { insertProduct } from '../products/test-factories.ts';
 import { escapeHtml, jsonForScript, summarize } from './html.ts';
 import { cardImagePreload, PRELOADED_CARDS } from './listing-preload.ts';
+import { galleryImagePreload } from './product-page-tags.ts';
+import { fetchPreload, modulePreload, moduleChunkFiles, routePage, searchApiPath, type ViteManifest } from './route-preload.ts';
 import { renderProductsSitemap, renderSitemap } from './sitemap.ts';
 
 const INDEX_HTML = `<!doctype html>
@@ -19,10 +21,28 @@ const INDEX_HTML = `<!doctype html>
   <body><div id="root"></div></body>
 </html>`;
 
+/** A build manifest as Vite writes it: the entry, lazy pages and the chunks they share. */
+const MANIFEST: ViteManifest = {
+  'index.html': { file: 'assets/index-E1.js', isEntry: true, imports: ['_vendor-V1.js'] },
+  '_vendor-V1.js': { file: 'assets/vendor-V1.js' },
+  '_Button-B1.js': { file: 'assets/Button-B1.js', imports: ['_vendor-V1.js', '_Row-R1.js'] },
+  '_Row-R1.js': { file: 'assets/Row-R1.js', imports: ['_Button-B1.js'] },
+  'src/features/cart/pages/CartPage.tsx': { file: 'assets/CartPage-C1.js', imports: ['_Button-B1.js', '_vendor-V1.js', '_Row-R1.js'] },
+  'src/features/products/pages/ProductPage.tsx': { file: 'assets/ProductPage-P1.js', imports: ['_Button-B1.js'] },
+  'src/features/checkout/pages/ShippingPage.tsx': { file: 'assets/ShippingPage-S1.js' },
+  // A page merged into a chunk that its own lazy import shares: the key is the chunk's, not the source path.
+  '_ProfilePage-F1.js': { file: 'assets/ProfilePage-F1.js', name: 'ProfilePage', isDynamicEntry: true, imports: ['index.html', '_Button-B1.js'] },
+  'src/features/users/lib/profile-schema.ts': { file: 'assets/profile-schema-Z1.js', name: 'profile-schema', src: 'src/features/users/lib/profile-schema.ts', isDynamicEntry: true, imports: ['_ProfilePage-F1.js'] },
+  '_PrivacyPage-A1.js': { file: 'assets/PrivacyPage-A1.js', name: 'PrivacyPage', isDynamicEntry: true },
+  '_PrivacyPage-A2.js': { file: 'assets/PrivacyPage-A2.js', name: 'PrivacyPage', isDynamicEntry: true },
+};
+
 function webBuild(withRobots = false): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'shop-web-'));
   mkdirSync(path.join(dir, 'assets'));
+  mkdirSync(path.join(dir, '.vite'));
   writeFileSync(path.join(dir, 'index.html'), INDEX_HTML);
+  writeFileSync(path.join(dir, '.vite/manifest.json'), JSON.stringify(MANIFEST));
   if (withRobots) writeFileSync(path.join(dir, 'robots.txt'), 'User-agent: *\nAllow: /\n');
   return dir;
 }
@@ -109,12 +129,105 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
         const srcset = `/uploads/w/200/${key} 200w, /uploads/w/400/${key} 400w, /uploads/w/800/${key} 800w`;
         return `  <link rel="preload" as="image" href="${src}" imagesrcset="${srcset}" imagesizes="${sizes}" fetchpriority="high" />\n`;
       });
-      expect(page, url).toContain(`${links.join('')}  </head>`);
-      expect(page.match(/rel="preload"/g), url).toHaveLength(2);
+      expect(page, url).toContain(links.join(''));
+      expect(page.match(/rel="preload" as="image"/g), url).toHaveLength(2);
     }
-    for (const url of ['/search?query=x', '/?ref=mail', '/cart', '/product/aurora-pro']) {
+    for (const url of ['/search?query=x', '/?ref=mail', '/cart']) {
       const page = (await t.app.inject({ method: 'GET', url, headers: html })).body;
-      expect(page, url).not.toContain('rel="preload"');
+      expect(page, url).not.toContain('rel="preload" as="image"');
+    }
+  });
+
+  it("preloads a product page's main image", async () => {
+    const page = (await t.app.inject({ method: 'GET', url: '/product/aurora-pro', headers: html })).body;
+    expect(page).toContain('<link rel="preload" as="image" href="/uploads/aurora.webp" fetchpriority="high" />');
+    expect(page.match(/rel="preload" as="image"/g)).toHaveLength(1);
+    expect(galleryImagePreload({ image: '', images: ['', '/uploads/b.webp'] })).toEqual([
+      '<link rel="preload" as="image" href="/uploads/b.webp" fetchpriority="high" />',
+    ]);
+    expect(galleryImagePreload({ image: '', images: [] })).toEqual([]);
+    const missing = (await t.app.inject({ method: 'GET', url: '/product/no-such-product', headers: html })).body;
+    expect(missing).not.toContain('as="image"');
+  });
+
+  it("modulepreloads a lazy page's chunks from the build manifest, without the entry's", async () => {
+    expect(moduleChunkFiles(MANIFEST, 'src/features/cart/pages/CartPage.tsx')).toEqual([
+      'assets/CartPage-C1.js', 'assets/Button-B1.js', 'assets/Row-R1.js',
+    ]);
+    expect(moduleChunkFiles(MANIFEST, 'src/features/users/pages/ProfilePage.tsx')).toEqual(['assets/ProfilePage-F1.js', 'assets/Button-B1.js', 'assets/Row-R1.js']);
+    // Two chunks of that name: none is guessed.
+    expect(moduleChunkFiles(MANIFEST, 'src/features/privacy/pages/PrivacyPage.tsx')).toEqual([]);
+    expect(moduleChunkFiles(MANIFEST, 'src/features/search/pages/SearchPage.tsx')).toEqual([]);
+    const cart = (await t.app.inject({ method: 'GET', url: '/cart', headers: html })).body;
+    const preloads = [...cart.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/assets/CartPage-C1.js', '/assets/Button-B1.js', '/assets/Row-R1.js']);
+    expect(cart.indexOf('rel="modulepreload"')).toBeLessThan(cart.indexOf('</head>'));
+    // Signed out: no API reads that need a session.
+    expect(cart).not.toContain('as="fetch"');
+    // The home page's code is in the entry; unknown pages and the admin area get nothing.
+    for (const url of ['/', '/no-such-page', '/admin/products']) {
+      const page = (await t.app.inject({ method: 'GET', url, headers: html })).body;
+      expect(page, url).not.toContain('rel="modulepreload"');
+    }
+  });
+
+  it('preloads the API reads a page starts with, the session ones only with a session cookie', async () => {
+    const fetches = (page: string) => [...page.matchAll(/<link rel="preload" as="fetch" href="([^"]+)" crossorigin="use-credentials" \/>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+    const get = async (url: string, cookie?: string) =>
+      (await t.app.inject({ method: 'GET', url, headers: { ...html, ...(cookie ? { cookie } : {}) } })).body;
+    expect(fetches(await get('/'))).toEqual(['/api/products']);
+    expect(fetches(await get('/product/aurora-pro'))).toEqual(['/api/products/slug/aurora-pro']);
+    expect(fetches(await get('/shipping'))).toEqual([]);
+    expect(fetches(await get('/shipping', 'access_token=abc'))).toEqual(['/api/users/current', '/api/addresses']);
+    expect(fetches(await get('/orderhistory/', 'access_token=abc'))).toEqual(['/api/users/current', '/api/orders/mine']);
+    expect(fetches(await get('/payment?x=1', 'other=1; access_token=abc'))).toEqual(['/api/users/current']);
+    expect(fetches(await get('/payment', 'refresh_token=abc'))).toEqual([]);
+    expect(fetches(await get('/placeorder', 'access_token=abc'))).toEqual(['/api/users/current', '/api/cart']);
+    expect(fetches(await get('/cart'))).toEqual([]);
+    expect(fetches(await get('/search?query=nova'))).toEqual(['/api/products/search?query=nova&category=all&price=all&rating=all&order=newest&page=1&tag=all']);
+    // The preloaded answers are the ones the app asks for, so they must be real routes.
+    const product = await t.app.inject({ method: 'GET', url: '/api/products/slug/aurora-pro' });
+    expect(product.statusCode).toBe(200);
+    // With the shipping page's chunk, the tags come in order: code first, then data.
+    const shipping = await get('/shipping', 'access_token=abc');
+    expect(shipping.indexOf(modulePreload('assets/ShippingPage-S1.js'))).toBeGreaterThan(-1);
+    expect(shipping.indexOf(modulePreload('assets/ShippingPage-S1.js'))).toBeLessThan(shipping.indexOf(fetchPreload('/api/addresses')));
+  });
+
+  it("names the search page's API read as the web app builds it", async () => {
+    const all = 'category=all&price=all&rating=all';
+    expect(searchApiPath('')).toBe(`/api/products/search?query=all&${all}&order=newest&page=1&tag=all`);
+    expect(searchApiPath('?query=%20red+shoes%20&order=lowest&page=3')).toBe(`/api/products/search?query=red+shoes&${all}&order=lowest&page=3&tag=all`);
+    expect(searchApiPath('?order=cheapest&page=-2&tag=todays-deal&category=&price=1-50&rating=4')).toBe(
+      '/api/products/search?query=all&category=all&price=1-50&rating=4&order=newest&page=1&tag=todays-deal',
+    );
+    expect(searchApiPath('?query=caf%C3%A9%20%26%20t%C3%A9&page=2.5')).toBe(`/api/products/search?query=caf%C3%A9+%26+t%C3%A9&${all}&order=newest&page=1&tag=all`);
+    // A real route that answers that URL.
+    const res = await t.app.inject({ method: 'GET', url: searchApiPath('?query=aurora') });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as { products: { slug: string }[] }).products.map((p) => p.slug)).toContain('aurora-pro');
+  });
+
+  it('maps paths to the pages of web/src/app/router.tsx, with the URLs the app requests', () => {
+    expect(routePage('/product/caf%C3%A9%20au%20lait')?.data).toEqual(['/api/products/slug/caf%C3%A9%20au%20lait']);
+    expect(routePage("/product/it's")?.data).toEqual(["/api/products/slug/it's"]);
+    expect(routePage('/cj-product/abc')?.data).toEqual(['/api/cj/products/saved/slug/abc']);
+    expect(routePage('/order/o1')?.signedInData).toEqual(['/api/orders/o1']);
+    expect(routePage('/product/%E0%A4%A')).toBeNull();
+    expect(routePage('/product/a/b')).toBeNull();
+    expect(routePage('/nope')).toBeNull();
+    // Every module named here is a lazily imported page of the web app's router.
+    const router = readFileSync(path.resolve(import.meta.dirname, '../../../../web/src/app/router.tsx'), 'utf8');
+    const paths = ['/cart', '/search', '/signin', '/signup', '/forgot-password', '/reset-password', '/privacy', '/confirm-signup',
+      '/cj-products', '/newsletter/unsubscribe', '/shipping', '/payment', '/placeorder', '/orderhistory', '/profile', '/product/x',
+      '/cj-product/x', '/order/x'];
+    for (const p of paths) {
+      const module = routePage(p)?.module;
+      expect(module, p).toMatch(/^src\/.+\.tsx$/);
+      const specifier = `../${module!.slice('src/'.length).replace(/\.tsx$/, '')}`;
+      expect(router, p).toContain(`lazy(() => import('${specifier}'))`);
+      const pattern = p.replace(/\/x$/, '/:');
+      expect(router, p).toContain(`path: '${pattern}`);
     }
   });
 
@@ -189,5 +302,26 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
     expect(jsonForScript({ a: '</script>&\u2028' })).toBe('{"a":"\\u003c/script\\u003e\\u0026\\u2028"}');
     expect(summarize('word '.repeat(100), 20)).toBe('word word word word…');
     expect(summarize('  short   text ')).toBe('short text');
+  });
+});
+
+describe('SEO: supplier product pages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WEB_DIST_DIR: webBuild() } });
+    await insertProduct(t, { name: 'Supplier Lamp', slug: 'supplier-lamp', image: '/api/cj/offline-images/v1/p0-0.webp', cjData: { pid: 'P-1', variants: [] } });
+    await insertProduct(t, { name: 'Own Lamp', slug: 'own-lamp', image: '/uploads/own.webp' });
+  });
+  afterAll(async () => { await t.close(); });
+
+  it("preloads a supplier product page's main image and nothing for other slugs", async () => {
+    const page = (await t.app.inject({ method: 'GET', url: '/cj-product/supplier-lamp', headers: html })).body;
+    expect(page).toContain('<link rel="preload" as="image" href="/api/cj/offline-images/v1/p0-0.webp" fetchpriority="high" />');
+    // Only the preload: the supplier page keeps the default title (no SEO tags).
+    expect(page).toContain('<title>Shop: Smart Finds. Joyfully Delivered</title>');
+    for (const url of ['/cj-product/own-lamp', '/cj-product/no-such-lamp']) {
+      const other = (await t.app.inject({ method: 'GET', url, headers: html })).body;
+      expect(other, url).not.toContain('as="image"');
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { MessageBox } from '../../../components/MessageBox';
@@ -7,7 +6,10 @@ import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
 import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
-import { forgotPasswordFormSchema, type ForgotPasswordForm } from '../lib/schemas';
+import type { ForgotPasswordForm } from '../lib/schemas';
+import { lazyResolver } from '../../../lib/lazy-resolver';
+
+const resolver = lazyResolver(() => import('../lib/resolvers').then((m) => m.forgotPasswordResolver));
 
 /** Forgot password: one e-mail field; shows the server's message (the same whether or not the account exists). */
 export default function ForgotPasswordPage() {
@@ -17,7 +19,7 @@ export default function ForgotPasswordPage() {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<ForgotPasswordForm>({ resolver: zodResolver(forgotPasswordFormSchema), defaultValues: { email: '' } });
+  } = useForm<ForgotPasswordForm>({ resolver, defaultValues: { email: '' } });
 
   const onSubmit = handleSubmit((values) => forgot.mutate(values, { onError: (error) => applyFieldErrors(error, setError, ['email']) }));
 

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -9,10 +8,13 @@ import { AuthCard } from '../components/AuthCard';
 import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
 import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
-import { resetPasswordFormSchema, type ResetPasswordForm } from '../lib/schemas';
+import type { ResetPasswordForm } from '../lib/schemas';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 
 /** SPEC section 9: after a successful reset the user goes to /signin after 1.5 s. */
 export const RESET_REDIRECT_DELAY_MS = 1500;
+
+const resolver = lazyResolver(() => import('../lib/resolvers').then((m) => m.resetPasswordResolver));
 
 /** Reset password with ?token (no token: /; signed-in users are sent to / by the route guard). */
 export default function ResetPasswordPage() {
@@ -25,7 +27,7 @@ export default function ResetPasswordPage() {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<ResetPasswordForm>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: { password: '', confirmPassword: '' } });
+  } = useForm<ResetPasswordForm>({ resolver, defaultValues: { password: '', confirmPassword: '' } });
 
   const isDone = reset.isSuccess;
   useEffect(() => {

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate } from 'react-router';
 import { paths } from '../../../app/paths';
@@ -11,9 +10,12 @@ import { SubmitButton } from '../components/SubmitButton';
 import { useEstablishSession } from '../hooks/use-session-user';
 import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
 import { ADMIN_NEEDED, ADMIN_NEEDED_SIGNED_IN, isAdminPath, useRedirectParam, withRedirect } from '../lib/redirect';
-import { signInFormSchema, type SignInForm } from '../lib/schemas';
+import type { SignInForm } from '../lib/schemas';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 
 const FIELDS = ['email', 'password'] as const;
+
+const resolver = lazyResolver(() => import('../lib/resolvers').then((m) => m.signInResolver));
 
 /** Sign in; honours ?redirect (default /). Signed-in visitors go straight to the redirect. */
 export default function SignInPage() {
@@ -26,7 +28,7 @@ export default function SignInPage() {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<SignInForm>({ resolver: zodResolver(signInFormSchema), defaultValues: { email: '', password: '' } });
+  } = useForm<SignInForm>({ resolver, defaultValues: { email: '', password: '' } });
 
   // Back-office pages need an administrator: a signed-in customer stays here to switch accounts.
   const needsAdmin = isAdminPath(redirect);

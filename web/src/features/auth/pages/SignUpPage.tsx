@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate } from 'react-router';
 import { paths } from '../../../app/paths';
@@ -10,7 +9,8 @@ import { FormField } from '../components/FormField';
 import { SubmitButton } from '../components/SubmitButton';
 import { alertMessageFor, applyFieldErrors } from '../lib/apply-field-errors';
 import { useRedirectParam, withRedirect } from '../lib/redirect';
-import { signUpFormSchema, type SignUpForm } from '../lib/schemas';
+import type { SignUpForm } from '../lib/schemas';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 
 const FIELDS = ['name', 'email', 'password'] as const;
 
@@ -36,6 +36,8 @@ function CheckYourEmail({ email, message, onRetry }: { email: string; message: s
   );
 }
 
+const resolver = lazyResolver(() => import('../lib/resolvers').then((m) => m.signUpResolver));
+
 /** Sign up (name, email, password, confirm): sends a confirmation link, then shows "check your e-mail". ?redirect travels in the link. */
 export default function SignUpPage() {
   const { state } = useStore();
@@ -48,7 +50,7 @@ export default function SignUpPage() {
     getValues,
     formState: { errors },
   } = useForm<SignUpForm>({
-    resolver: zodResolver(signUpFormSchema),
+    resolver,
     defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
   });
 

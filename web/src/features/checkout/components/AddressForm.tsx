@@ -1,11 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { addressBodySchema, type AddressBody } from '@shop/contracts';
+import type { addressBodySchema, AddressBody } from '@shop/contracts';
 import { useEffect, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { MessageBox } from '../../../components/MessageBox';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { alertMessageFor, applyFieldErrors } from '../../auth/lib/apply-field-errors';
 
 type AddressFormValues = z.input<typeof addressBodySchema>;
@@ -19,6 +19,8 @@ const FIELDS = [
 ] as const;
 
 const FIELD_NAMES = ['fullName', 'address', 'city', 'postalCode', 'country'] as const;
+
+const resolver = lazyResolver(() => import('../lib/address-resolver').then((m) => m.addressResolver));
 
 const EMPTY: AddressFormValues = { fullName: '', address: '', city: '', postalCode: '', country: '', isDefault: false };
 
@@ -51,7 +53,7 @@ export function AddressForm({
     setError,
     formState: { errors },
   } = useForm<AddressFormValues, unknown, AddressBody>({
-    resolver: zodResolver(addressBodySchema),
+    resolver,
     defaultValues: { ...EMPTY, ...defaultValues },
   });
   useEffect(() => {

@@ -1,10 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { User } from '@shop/contracts';
-import { CURRENT_PASSWORD_REQUIRED, PASSWORD_MIN, PASSWORDS_DO_NOT_MATCH } from '@shop/contracts/constants';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'react-toastify';
-import { z } from 'zod';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { useUpdateProfile } from '../api/update-profile';
@@ -13,49 +10,19 @@ import { AuthCard } from '../../auth/components/AuthCard';
 import { FormField } from '../../auth/components/FormField';
 import { SubmitButton } from '../../auth/components/SubmitButton';
 import { alertMessageFor, applyFieldErrors } from '../../auth/lib/apply-field-errors';
-import { requiredEmail, requiredName } from '../../auth/lib/schemas';
+import { lazyResolver } from '../../../lib/lazy-resolver';
+import { changesCredentials } from '../lib/credentials';
+import type { ProfileForm } from '../lib/profile-schema';
 
-/** Whether the form changes the e-mail or the password: the changes that need the current password. */
-const changesCredentials = (v: { email?: string; password?: string }, currentEmail: string) =>
-  !!v.password || (v.email ?? '').trim().toLowerCase() !== currentEmail.toLowerCase();
-
-/**
- * SPEC section 5: name and email required; password may be empty; password and confirm must match.
- * Changing the e-mail or the password also needs the current password.
- */
-function profileFormSchema(currentEmail: string) {
-  return z
-    .object({
-      name: requiredName,
-      email: requiredEmail,
-      password: z.string().refine((v) => v === '' || v.length >= PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`),
-      confirmPassword: z.string(),
-      currentPassword: z.string(),
-    })
-    .refine((v) => v.password === v.confirmPassword, {
-      message: PASSWORDS_DO_NOT_MATCH,
-      path: ['confirmPassword'],
-      when: (payload) => {
-        const v = payload.value as { password?: unknown; confirmPassword?: unknown };
-        return typeof v.password === 'string' && typeof v.confirmPassword === 'string';
-      },
-    })
-    .refine((v) => !changesCredentials(v, currentEmail) || v.currentPassword !== '', {
-      message: CURRENT_PASSWORD_REQUIRED,
-      path: ['currentPassword'],
-      when: (payload) => {
-        const v = payload.value as { email?: unknown; password?: unknown; currentPassword?: unknown };
-        return typeof v.email === 'string' && typeof v.password === 'string' && typeof v.currentPassword === 'string';
-      },
-    });
-}
-type ProfileForm = z.infer<ReturnType<typeof profileFormSchema>>;
 const FIELDS = ['name', 'email', 'password', 'currentPassword'] as const;
 
 function ProfileFormView({ user }: { user: User }) {
   const update = useUpdateProfile();
   const replaceSessionUser = useReplaceSessionUser();
-  const schema = useMemo(() => profileFormSchema(user.email), [user.email]);
+  const resolver = useMemo(
+    () => lazyResolver(() => import('../lib/profile-schema').then((m) => m.profileResolver(user.email))),
+    [user.email],
+  );
   const {
     register,
     handleSubmit,
@@ -64,7 +31,7 @@ function ProfileFormView({ user }: { user: User }) {
     control,
     formState: { errors },
   } = useForm<ProfileForm>({
-    resolver: zodResolver(schema),
+    resolver,
     defaultValues: { name: user.name, email: user.email, password: '', confirmPassword: '', currentPassword: '' },
   });
   const [email, password] = useWatch({ control, name: ['email', 'password'] });
