@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clusterPlan } from './cluster.ts';
 import { createScratchPostgres, TEST_DB } from './test/test-app.ts';
 import { freePort } from './test/ports.ts';
+import { flushIsolatedRedis, isolatedRedisUrl } from './test/redis.ts';
 
 describe('clusterPlan (WEB_CONCURRENCY)', () => {
   const pg = 'postgres://localhost/shop';
@@ -52,7 +53,7 @@ const alive = (pid: number) => {
   }
 };
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
+const REDIS_URL = isolatedRedisUrl('cluster');
 
 // The real entry point with WEB_CONCURRENCY=2 on PostgreSQL + Redis: two worker processes answer on
 // one port, a worker killed with SIGKILL is replaced, and SIGTERM to the primary drains them all.
@@ -71,6 +72,7 @@ describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('WEB_CONCURRENCY=2 (node:clu
 
   it('serves from two workers, restarts a dead one and stops cleanly on SIGTERM', async () => {
     scratch = await createScratchPostgres();
+    await flushIsolatedRedis(REDIS_URL!);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     let out = '';

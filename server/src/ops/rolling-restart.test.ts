@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { postgresOnlySkipReason } from '../test/requirements.ts';
+import { flushIsolatedRedis, isolatedRedisUrl } from '../test/redis.ts';
 import { createScratchPostgres } from '../test/test-app.ts';
 import { findHaproxyBinary } from './haproxy.ts';
 
@@ -24,7 +25,8 @@ const SHOPPERS = 4;
 const STOCK = 1_000_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Chat across the instances needs the shared fan-out (Redis); without it only the HTTP part runs.
-const CHAT = Boolean(process.env.TEST_REDIS_URL);
+const REDIS_URL = isolatedRedisUrl('rolling-restart');
+const CHAT = Boolean(REDIS_URL);
 const CLOSE_RECONNECT = 1012;
 
 async function signInThroughBalancer(email: string, password: string): Promise<string> {
@@ -144,6 +146,7 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
 
   beforeAll(async () => {
     scratch = await createScratchPostgres();
+    if (REDIS_URL) await flushIsolatedRedis(REDIS_URL);
     dataDir = mkdtempSync(path.join(tmpdir(), 'shop-fleet-'));
     fleet = spawn(process.execPath, [
       '--import', 'tsx', 'src/ops/fleet.ts', '--instances', '2', '--port', String(PORT), '--first-instance-port', String(PORT + 1),
@@ -152,7 +155,7 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
       cwd: SERVER_DIR,
       env: {
         ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'false',
-        AUTH_RATE_LIMIT_MAX: '100000', CHAT_MESSAGES_PER_MINUTE: '100000', CHAT_IP_MESSAGES_PER_MINUTE: '100000', DATABASE_URL: '', REDIS_URL: process.env.TEST_REDIS_URL ?? '', JWT_SECRET: 'fleet-test-secret-fleet-test-secret-123',
+        AUTH_RATE_LIMIT_MAX: '100000', CHAT_MESSAGES_PER_MINUTE: '100000', CHAT_IP_MESSAGES_PER_MINUTE: '100000', DATABASE_URL: '', REDIS_URL: REDIS_URL ?? '', JWT_SECRET: 'fleet-test-secret-fleet-test-secret-123',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
@@ -13,8 +12,9 @@ import { createTokenSigner } from '../../lib/tokens.ts';
 import { createScratchPostgres, TEST_DB } from '../../test/test-app.ts';
 import { connectChat, isAck, isMessage, type TestChatClient } from './chat.test-helpers.ts';
 import { freePort } from '../../test/ports.ts';
+import { flushIsolatedRedis, isolatedRedisUrl } from '../../test/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
+const REDIS_URL = isolatedRedisUrl('chat-instances');
 const SECRET = 'two-instances-secret-two-instances-secret';
 const SOCKETS_PER_IP = 3;
 
@@ -56,10 +56,7 @@ describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('chat across two instances (
   const cookies: Record<'admin' | 'customer', { id: string; cookie: string }> = {} as never;
 
   beforeAll(async () => {
-    const redis = new Redis(REDIS_URL!);
-    const keys = await redis.keys('chat:*');
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await flushIsolatedRedis(REDIS_URL!);
     scratch = await createScratchPostgres();
     database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
     await migrate(database);

@@ -50,7 +50,7 @@ export function connectChat(baseWsUrl: string, opts: { cookie?: string; origin?:
           const found = events.find(predicate);
           if (found) return Promise.resolve(found) as never;
           return new Promise((res, rej) => {
-            const timer = setTimeout(() => rej(new Error(`timed out waiting; got ${JSON.stringify(events.map((e) => e.type))}`)), timeoutMs);
+            const timer = setTimeout(() => rej(new Error(`timed out waiting; got ${JSON.stringify(events.map((e) => (e.type === 'error' ? `error: ${e.message}` : e.type)))}`)), timeoutMs);
             waiters.push({ predicate, resolve: (e) => { clearTimeout(timer); res(e); } });
           }) as never;
         },
