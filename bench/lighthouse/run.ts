@@ -117,7 +117,12 @@ async function saveSupplierProductForRun(): Promise<string | undefined> {
   const { product, created } = (await saved.json()) as { product: { _id: string; slug: string }; created: boolean };
   if (created) {
     cleanups.push(async () => {
-      await fetch(`${baseUrl}/api/cj/products/${product._id}`, { method: 'DELETE', headers: { cookie, origin: baseUrl } });
+      // Lighthouse runs synchronously, so the event loop never saw the shop close the idle keep-alive
+      // connection: the first request on it can fail ("fetch failed"); a second one opens a new one.
+      const url = `${baseUrl}/api/cj/products/${product._id}`;
+      const remove = () => fetch(url, { method: 'DELETE', headers: { cookie, origin: baseUrl } });
+      const res = await remove().catch(() => new Promise((r) => setTimeout(r, 500)).then(remove));
+      if (!res.ok) throw new Error(`DELETE ${url} answered ${res.status}: ${await res.text()}`);
     });
   }
   return product.slug;
@@ -209,7 +214,9 @@ async function main() {
       if (failing.length > 0) console.info(`  ${pagePath} failing audits: ${failing.join('; ')}`);
     }
   } finally {
-    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    for (const cleanup of cleanups) {
+      await cleanup().catch((err: unknown) => console.warn(`Clean-up after the run failed: ${err instanceof Error ? `${err.message}${err.cause ? ` (${String(err.cause)})` : ''}` : String(err)}`));
+    }
     if (!keepDir) rmSync(outDir, { recursive: true, force: true });
   }
   printTable(rows);
