@@ -10,6 +10,11 @@ export function selectList(columns: Record<string, Column>, tableAlias: string, 
   return Object.values(columns).map((c) => `${tableAlias}."${c.name}" as "${prefix}${c.name}"`).join(', ');
 }
 
+/** A json/jsonb value of a db.execute row (row_to_json, json_agg): parsed when the driver gave it as text. */
+export function jsonValue<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
 export function readColumns<T>(columns: Record<string, Column>, row: Record<string, unknown>, prefix: string): T {
   const out: Record<string, unknown> = {};
   for (const key in columns) {

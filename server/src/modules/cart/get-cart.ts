@@ -1,6 +1,7 @@
 import type { Cart, CartItem } from '@shop/contracts';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { readColumns } from '../../db/raw-rows.ts';
 import { cartItems, products } from '../../db/schema.ts';
 import { cartProductColumns, presentCartItem, type CartProductRow } from './cart.presenter.ts';
 
@@ -11,6 +12,23 @@ export interface CartLine {
   product: CartProductRow | null;
   /** When the supplier stopped selling the product (null: still sold, or not a supplier product). */
   supplierDiscontinuedAt: Date | null;
+}
+
+/** A cart line's product columns with when its supplier stopped selling it. */
+export const cartLineProductColumns = { ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt };
+export type CartLineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null };
+
+/**
+ * A cart line from a hand-written statement's row (raw-rows): `line_product_id`, `line_quantity`,
+ * `line_name`, and the product's columns as `p_<column>` (all null when the product is gone).
+ */
+export function readCartLine(row: Record<string, unknown>): CartLine {
+  const read = row.p_id === null ? null : readColumns<CartLineProduct>(cartLineProductColumns, row, 'p_');
+  const { supplierDiscontinuedAt = null, ...product } = read ?? {};
+  return {
+    productId: row.line_product_id as string, quantity: row.line_quantity as number, name: row.line_name as string,
+    product: read ? (product as CartProductRow) : null, supplierDiscontinuedAt,
+  };
 }
 
 /** The user's cart lines joined with the live product rows (null when the product is gone). */

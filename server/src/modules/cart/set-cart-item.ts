@@ -6,15 +6,14 @@ import type { Db } from '../../db/client.ts';
 import { cartItems, products } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
-import { cartProductColumns, type CartProductRow } from './cart.presenter.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
-import { getCart, isAvailable, settleCart, type CartLine } from './get-cart.ts';
+import { cartLineProductColumns, getCart, isAvailable, readCartLine, settleCart, type CartLineProduct } from './get-cart.ts';
 import { readColumns, selectList } from '../../db/raw-rows.ts';
 
 /** The product to cart, with when the supplier stopped selling it (null: still sold). */
-export async function findSellableProduct(db: Db, productId: string): Promise<CartProductRow & { supplierDiscontinuedAt: Date | null }> {
+export async function findSellableProduct(db: Db, productId: string): Promise<CartLineProduct> {
   if (!isId(productId)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
-  const [p] = await db.select({ ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt })
+  const [p] = await db.select(cartLineProductColumns)
     .from(products).where(eq(products.id, productId)).limit(1);
   if (!p || !isAvailable(p)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
   return p;
@@ -40,9 +39,7 @@ export async function setCartItem(
   return getCart(db, userId);
 }
 
-const lineProductColumns = { ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt };
-type LineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null };
-const productList = (alias: string) => sql.raw(selectList(lineProductColumns, alias, 'p_'));
+const productList = (alias: string) => sql.raw(selectList(cartLineProductColumns, alias, 'p_'));
 
 /**
  * POST cart/items in one statement: the product is read, the line written (only when the product
@@ -79,29 +76,14 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
     ) rows
     order by kind = 0 desc, line_created_at, line_product_id`)) as unknown as { rows: Array<Record<string, unknown>> };
   const first = rows[0];
-  const product = first?.kind === 0 ? readColumns<LineProduct>(lineProductColumns, first, 'p_') : null;
+  const product = first?.kind === 0 ? readColumns<CartLineProduct>(cartLineProductColumns, first, 'p_') : null;
   if (!rows.some((r) => r.kind === 1)) {
     if (!product || !isAvailable(product)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
     assertNoneDiscontinued([product]);
     if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
     throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
   }
-  const lines: CartLine[] = [];
-  for (const r of rows) {
-    if (r.kind === 0) continue;
-    const read = r.p_id === null ? null : readColumns<LineProduct>(lineProductColumns, r, 'p_');
-    lines.push({
-      productId: r.line_product_id as string,
-      quantity: r.line_quantity as number,
-      name: r.line_name as string,
-      product: read && omitDiscontinued(read),
-      supplierDiscontinuedAt: read?.supplierDiscontinuedAt ?? null,
-    });
-  }
+  const lines = rows.filter((r) => r.kind !== 0).map(readCartLine);
   return settleCart(db, userId, lines);
 }
 
-function omitDiscontinued(p: LineProduct): CartProductRow {
-  const { supplierDiscontinuedAt: _, ...product } = p;
-  return product;
-}

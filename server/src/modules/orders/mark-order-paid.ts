@@ -2,7 +2,7 @@ import { ORDER_MESSAGES, type Order } from '@shop/contracts';
 import { and, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { readColumns } from '../../db/raw-rows.ts';
+import { jsonValue, readColumns } from '../../db/raw-rows.ts';
 import { cartItems, orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import type { Mail, Mailer, MailRecording } from '../../lib/mailer.ts';
@@ -78,7 +78,7 @@ async function payWithoutSupplierLines(db: Db, input: MarkPaidInput, now: Date):
     select row_to_json(paid) as "order" from paid`)) as unknown as { rows: Array<{ order: unknown }> };
   const row = rows[0]?.order;
   if (!row) return undefined;
-  return { order: readColumns<OrderRow>(getTableColumns(orders), (typeof row === 'string' ? JSON.parse(row) : row) as Record<string, unknown>, ''), mail };
+  return { order: readColumns<OrderRow>(getTableColumns(orders), jsonValue<Record<string, unknown>>(row), ''), mail };
 }
 
 /**

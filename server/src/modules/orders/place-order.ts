@@ -3,13 +3,12 @@ import {
 } from '@shop/contracts';
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { readColumns, selectList } from '../../db/raw-rows.ts';
+import { jsonValue, readColumns, selectList } from '../../db/raw-rows.ts';
 import { addresses, cartItems, orderItems, orders, products, users, type OrderShippingAddress } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { MIN_UNIT_PRICE } from '../../lib/money.ts';
-import { cartProductColumns, type CartProductRow } from '../cart/cart.presenter.ts';
-import { isAvailable, type CartLine } from '../cart/get-cart.ts';
+import { cartLineProductColumns, isAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
 import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
@@ -30,8 +29,6 @@ const customerAddressColumns = {
   id: addresses.id, fullName: addresses.fullName, address: addresses.address, city: addresses.city,
   postalCode: addresses.postalCode, country: addresses.country,
 };
-const cartLineProductColumns = { ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt };
-type LineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null };
 
 /**
  * Locks the customer's row (one checkout at a time per customer) and, in the same statement, reads
@@ -54,16 +51,7 @@ async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody)
     order by c.created_at, c.product_id`)) as unknown as { rows: Array<Record<string, unknown>> };
   const first = rows[0];
   const userName = (first?.user_name as string | undefined) ?? null;
-  const cart: CartLine[] = [];
-  for (const r of rows) {
-    if (r.line_product_id === null) continue;
-    const read = r.p_id === null ? null : readColumns<LineProduct>(cartLineProductColumns, r, 'p_');
-    const { supplierDiscontinuedAt = null, ...product } = read ?? {};
-    cart.push({
-      productId: r.line_product_id as string, quantity: r.line_quantity as number, name: r.line_name as string,
-      product: read ? product as CartProductRow : null, supplierDiscontinuedAt,
-    });
-  }
+  const cart = rows.filter((r) => r.line_product_id !== null).map(readCartLine);
   if (body.addressId) {
     const a = first && first.a_id !== null ? readColumns<OrderShippingAddress & { id: string }>(customerAddressColumns, first, 'a_') : null;
     if (!a) throw notFound(ADDRESS_NOT_FOUND_MESSAGE);
@@ -151,13 +139,12 @@ async function takeStockAndWrite(
       (select row_to_json(o) from placed o) as "order",
       (select coalesce(json_agg(i order by i.position, i.id), '[]') from written i) as items`)) as unknown as { rows: Array<Record<string, unknown>> };
   const row = rows[0]!;
-  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-  const order = json<Record<string, unknown> | null>(row.order);
+  const order = jsonValue<Record<string, unknown> | null>(row.order);
   return {
     duplicateOf: (row.duplicate_of as string | null) ?? null,
-    taken: json<TakenRow[]>(row.taken),
+    taken: jsonValue<TakenRow[]>(row.taken),
     order: order ? readColumns<OrderRow>(getTableColumns(orders), order, '') : null,
-    items: json<Array<Record<string, unknown>>>(row.items).map((i) => readColumns<OrderItemRow>(getTableColumns(orderItems), i, '')),
+    items: jsonValue<Array<Record<string, unknown>>>(row.items).map((i) => readColumns<OrderItemRow>(getTableColumns(orderItems), i, '')),
   };
 }
 
