@@ -24,6 +24,7 @@ import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
 import { registerOriginCheck } from './lib/origin-check.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
+import { watchRedis } from './lib/redis-health.ts';
 import { registerSpa } from './lib/spa.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     rateLimiter: deps.rateLimiter ?? (redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter()),
     signer: createTokenSigner(config.jwtSecret, config.accessTokenTtlSeconds),
     redis,
+    redisHealth: watchRedis(redis, app.log),
     htmlTransforms: [],
     jobs: jobRunner,
     onClose: [],

@@ -7,6 +7,7 @@ import type { JobRunner } from './jobs.ts';
 import type { BackgroundTasks } from './background.ts';
 import type { Mailer } from './mailer.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import type { RedisHealth } from './redis-health.ts';
 import type { TokenSigner } from './tokens.ts';
 
 /** Rewrites the SPA's index.html for a request (SEO tags for product pages, ...). Return null to leave it. */
@@ -23,6 +24,8 @@ export interface AppContext {
   background: BackgroundTasks;
   signer: TokenSigner;
   redis: Redis | undefined;
+  /** Whether `redis` is reachable now: callers fall back to this instance's own state while it is not. */
+  redisHealth: RedisHealth;
   htmlTransforms: HtmlTransform[];
   /** Durable background jobs of this instance (lib/jobs.ts): modules register their handlers. */
   jobs: JobRunner;

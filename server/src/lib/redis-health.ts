@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+
+interface Log { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
+
+/**
+ * Whether the shared Redis is reachable right now. Every feature that uses Redis asks `isUp()`
+ * before it does and falls back to this instance's own state when it is not (rate limits, chat
+ * fan-out, presence); a command that fails anyway is treated the same way. One warning is logged
+ * per outage and one line when Redis is back; `/metrics` exports `shop_redis_up`.
+ */
+export interface RedisHealth {
+  /** False when no Redis is configured. */
+  readonly configured: boolean;
+  /** True while the connection is ready for commands. */
+  isUp(): boolean;
+  /** Called with true when Redis comes back after an outage and false when it goes away. */
+  onChange(fn: (up: boolean) => void): void;
+  /** Seconds since the current outage began (0 while up or when not configured). */
+  downForSeconds(): number;
+}
+
+export function watchRedis(redis: Redis | undefined, log: Log, now: () => number = Date.now): RedisHealth {
+  const listeners: Array<(up: boolean) => void> = [];
+  // Until the first connection is ready Redis counts as up: a start must not report an outage for
+  // the few milliseconds the connection takes (commands issued meanwhile are queued by ioredis).
+  let up = true;
+  let downSince = 0;
+  const set = (next: boolean, err?: unknown) => {
+    if (next === up) return;
+    up = next;
+    if (next) {
+      log.info({ downForSeconds: Math.round((now() - downSince) / 1000) }, 'Redis is reachable again: shared state resumed');
+      downSince = 0;
+    } else {
+      downSince = now();
+      log.warn({ err }, 'Redis is unreachable: rate limits, chat fan-out and presence fall back to this instance until it returns');
+    }
+    for (const fn of listeners) {
+      try { fn(next); } catch { /* a listener's error must not stop the others */ }
+    }
+  };
+  if (redis) {
+    redis.on('ready', () => set(true));
+    // 'error' fires for every failed reconnect attempt; only the first one of an outage is logged.
+    redis.on('error', (err: unknown) => { if (redis.status !== 'ready') set(false, err); });
+    redis.on('close', () => set(false));
+    redis.on('end', () => set(false));
+  }
+  return {
+    configured: Boolean(redis),
+    isUp: () => Boolean(redis) && up,
+    onChange: (fn) => { listeners.push(fn); },
+    downForSeconds: () => (redis && !up ? Math.round((now() - downSince) / 1000) : 0),
+  };
+}
