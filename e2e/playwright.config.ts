@@ -1,6 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
+// A port that is free now unless E2E_PORT says which, so the browser tests pass beside a running
+// shop. Chosen once by the runner and passed on in the environment: the workers, which load this
+// file again, and the specs read the same E2E_PORT.
+if (!process.env.E2E_PORT) {
+  process.env.E2E_PORT = execFileSync(process.execPath, ['-e',
+    "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })",
+  ], { encoding: 'utf8' }).trim();
+}
+const port = Number(process.env.E2E_PORT);
 export const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({

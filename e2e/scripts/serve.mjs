@@ -1,13 +1,21 @@
 // Starts a fresh shop for the browser tests: new data dir (embedded PGlite, demo data), a web build
 // of its own (so parallel runs on other ports do not clash), the server on E2E_PORT.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const port = process.env.E2E_PORT ?? '3100';
+const port = process.env.E2E_PORT;
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, 'e2e/.tmp', `run-${port}`);
 rmSync(tmp, { recursive: true, force: true });
+// Each run takes a free port, so earlier runs' folders (a web build and a database each) are
+// removed once they are a day old.
+for (const name of readdirSync(path.dirname(tmp), { withFileTypes: true })) {
+  const dir = path.join(path.dirname(tmp), name.name);
+  try {
+    if (name.isDirectory() && name.name.startsWith('run-') && Date.now() - statSync(dir).mtimeMs > 86_400_000) rmSync(dir, { recursive: true, force: true });
+  } catch { /* another run's folder, being written */ }
+}
 mkdirSync(tmp, { recursive: true });
 const webDist = path.join(tmp, 'web');
 

@@ -4,7 +4,7 @@ import { DEMO_ADMIN } from './fixtures';
 
 /** Test data for the catalogue specs, made through the API so the specs never depend on the demo catalogue. */
 
-const baseURL = `http://localhost:${process.env.E2E_PORT ?? 3100}`;
+const baseURL = `http://localhost:${process.env.E2E_PORT}`;
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;

@@ -34,7 +34,7 @@ test.beforeAll(async () => {
     await createProduct(api, { name: `${word} Bulk Item ${i}`, slug: `${word}-bulk-${i}`, price: 5, category: bulk, image: images[0]! });
   }
   // Bravo gets a 5-star review so the Customer Rating filter has something to find.
-  const reviewer = await request.newContext({ baseURL: `http://localhost:${process.env.E2E_PORT ?? 3100}` });
+  const reviewer = await request.newContext({ baseURL: `http://localhost:${process.env.E2E_PORT}` });
   const email = uniqueEmail('rater');
   await createAccountViaApi(reviewer, { name: 'Rater', email, password: 'password123' });
   const bravo = (await (await reviewer.get(`/api/products/slug/${slugOf(product.bravo.name)}`)).json()) as { _id: string };

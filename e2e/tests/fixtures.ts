@@ -40,7 +40,7 @@ export async function signUpViaApi(page: Page, opts: { name?: string; email?: st
 }
 
 /** The server log of this run (see scripts/serve.mjs). */
-export const serverLogPath = path.resolve(import.meta.dirname, '..', '.tmp', `run-${process.env.E2E_PORT ?? '3100'}`, 'server.log');
+export const serverLogPath = path.resolve(import.meta.dirname, '..', '.tmp', `run-${process.env.E2E_PORT}`, 'server.log');
 
 interface LoggedMail {
   to: string;

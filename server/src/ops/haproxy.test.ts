@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePortRange } from '../test/ports.ts';
 import { TEST_DB } from '../test/test-app.ts';
 import { findHaproxyBinary, HAPROXY_TEMPLATE, readServerStates, renderFleetHaproxyConfig } from './haproxy.ts';
 
@@ -16,8 +17,9 @@ const HAPROXY = findHaproxyBinary();
 const SKIP = TEST_DB !== 'pglite' ? 'runs in the pglite project' : !HAPROXY ? 'HAProxy is not installed (Debian: apt-get install haproxy)' : undefined;
 if (SKIP) console.info(`HAProxy configuration test skipped: ${SKIP}`);
 
-const PORT = 3510;
-const BACKENDS = [3511, 3512];
+// Free ports, so the test passes beside a running shop or another test run.
+const PORT = await freePortRange(3);
+const BACKENDS = [PORT + 1, PORT + 2];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Backend { server: Server; port: number; ready: number; seen: IncomingHttpHeaders[]; sockets: Set<Socket> }
@@ -90,8 +92,8 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     expect(spawnSync(HAPROXY!, ['-c', '-q', '-f', HAPROXY_TEMPLATE]).status).toBe(0);
     expect(spawnSync(HAPROXY!, ['-c', '-q', '-f', path.join(dir, 'haproxy.cfg')]).status).toBe(0);
     const rendered = readFileSync(path.join(dir, 'haproxy.cfg'), 'utf8');
-    expect(rendered).toContain('    bind :3510\n');
-    expect(rendered).toContain('    server app1 127.0.0.1:3511\n    server app2 127.0.0.1:3512\n    # end servers');
+    expect(rendered).toContain(`    bind :${PORT}\n`);
+    expect(rendered).toContain(`    server app1 127.0.0.1:${BACKENDS[0]}\n    server app2 127.0.0.1:${BACKENDS[1]}\n    # end servers`);
     expect(rendered).toContain('default-server check inter 200ms fall 2 rise 2');
     expect(rendered).not.toMatch(/chroot|user haproxy|127\.0\.0\.1:3001/);
     expect(rendered).toContain('http-check send meth GET uri /api/ready');

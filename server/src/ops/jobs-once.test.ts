@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
+import { freePortRange } from '../test/ports.ts';
 import { postgresOnlySkipReason } from '../test/requirements.ts';
 import { startSmtpServer } from '../test/smtp-mock.ts';
 import { createScratchPostgres } from '../test/test-app.ts';
@@ -18,8 +19,8 @@ import { createScratchPostgres } from '../test/test-app.ts';
 const SKIP = postgresOnlySkipReason();
 if (SKIP) console.info(`jobs-once test skipped: ${SKIP}`);
 
-const FIRST_PORT = 3711;
 const INSTANCES = 3;
+const FIRST_PORT = SKIP ? 0 : await freePortRange(INSTANCES);
 const LEASE_SECONDS = 6;
 const ORDERS = 30;
 const MAILS = 30;

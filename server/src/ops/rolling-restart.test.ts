@@ -7,18 +7,19 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { freePortRange } from '../test/ports.ts';
 import { postgresOnlySkipReason } from '../test/requirements.ts';
 import { flushIsolatedRedis, isolatedRedisUrl } from '../test/redis.ts';
 import { createScratchPostgres } from '../test/test-app.ts';
 import { findHaproxyBinary } from './haproxy.ts';
 
-// `npm run fleet` with two instances on a scratch PostgreSQL database behind HAProxy on 3500, steady
+// `npm run fleet` with two instances on a scratch PostgreSQL database behind HAProxy on free ports, steady
 // shopping traffic through HAProxy, and a rolling restart (each instance SIGTERMed in turn):
 // no request may fail, and every order placed is in the database exactly once.
 const SKIP = postgresOnlySkipReason() ?? (findHaproxyBinary() ? undefined : 'HAProxy is not installed (Debian: apt-get install haproxy)');
 if (SKIP) console.info(`rolling-restart test skipped: ${SKIP}`);
 
-const PORT = 3500;
+const PORT = SKIP ? 0 : await freePortRange(3);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
 const SHOPPERS = 4;
