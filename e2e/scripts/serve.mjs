@@ -8,6 +8,7 @@ const port = process.env.E2E_PORT;
 const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, 'e2e/.tmp', `run-${port}`);
 rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
 // Each run takes a free port, so earlier runs' folders (a web build and a database each) are
 // removed once they are a day old.
 for (const name of readdirSync(path.dirname(tmp), { withFileTypes: true })) {
@@ -16,7 +17,6 @@ for (const name of readdirSync(path.dirname(tmp), { withFileTypes: true })) {
     if (name.isDirectory() && name.name.startsWith('run-') && Date.now() - statSync(dir).mtimeMs > 86_400_000) rmSync(dir, { recursive: true, force: true });
   } catch { /* another run's folder, being written */ }
 }
-mkdirSync(tmp, { recursive: true });
 const webDist = path.join(tmp, 'web');
 
 const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
