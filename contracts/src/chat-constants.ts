@@ -42,6 +42,22 @@ export const CHAT_ADMIN_STATUS_POLL_MS = 30_000;
 export const CHAT_MAX_MESSAGE_LENGTH = 2000;
 /** The close code an instance uses when it stops: reconnect (to another instance) at once. */
 export const CHAT_CLOSE_SERVICE_RESTART = 1012;
+/**
+ * The socket's rights changed (access token expired, the account was demoted): the client renews
+ * its session (POST /api/users/refresh) and reconnects at once with the rights it has now.
+ */
+export const CHAT_CLOSE_REAUTHENTICATE = 4001;
+/**
+ * The session behind the socket ended (signed out, refresh tokens revoked, password changed,
+ * account deleted, guest chat ended): the client does not reconnect and shows that it is signed out.
+ */
+export const CHAT_CLOSE_SIGNED_OUT = 4401;
+/** Frames that are not valid chat messages, again and again: the client is broken; it may reconnect after the usual delay. */
+export const CHAT_CLOSE_INVALID_FRAMES = 4400;
+/** Too many chat sockets from one address. */
+export const CHAT_CLOSE_TOO_MANY_SOCKETS = 4429;
+/** Seconds a signed-in customer waits for an administrator before the assistant answers (CHAT_ADMIN_REPLY_SECONDS). */
+export const CHAT_ADMIN_REPLY_SECONDS_DEFAULT = 30;
 
 /** SPEC §5: text, @, text, dot, text. */
 export const GUEST_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -60,6 +76,11 @@ export interface ChatMessage {
   senderEmail: string;
   recipientId: string | null;
   clientId: string | null;
+  /**
+   * Only on an assistant's message: true when it answered because no administrator replied within
+   * CHAT_ADMIN_REPLY_SECONDS (it says that an administrator will follow up); administrators see it.
+   */
+  fallback?: boolean;
 }
 
 export interface OnlineUser {
@@ -90,7 +111,13 @@ export type ChatServerEvent =
   | { type: 'ping' }
   | { type: 'online-users'; users: OnlineUser[] }
   | { type: 'user-connected'; user: OnlineUser }
-  | { type: 'hello'; user: { id: string; name: string; email: string; isAdmin: boolean; isGuest: boolean } };
+  | { type: 'hello'; user: { id: string; name: string; email: string; isAdmin: boolean; isGuest: boolean } }
+  /**
+   * Who answers this customer's messages now: an administrator (a person is online and has
+   * `replyWithinSeconds` before the assistant steps in) or the assistant. Sent after hello and on
+   * every change; the widget always shows it.
+   */
+  | { type: 'responder'; responder: 'admin' | 'ai'; replyWithinSeconds?: number };
 
 /** Client → server over /ws/chat. */
 export type ChatClientEvent =
