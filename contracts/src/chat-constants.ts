@@ -58,6 +58,14 @@ export const CHAT_CLOSE_INVALID_FRAMES = 4400;
 export const CHAT_CLOSE_TOO_MANY_SOCKETS = 4429;
 /** Seconds a signed-in customer waits for an administrator before the assistant answers (CHAT_ADMIN_REPLY_SECONDS). */
 export const CHAT_ADMIN_REPLY_SECONDS_DEFAULT = 30;
+/** How often an administrator's visible chat tab sends an `activity` frame. */
+export const CHAT_ACTIVITY_HEARTBEAT_MS = 15_000;
+/** An administrator without an `activity` frame for this long is not online any more. */
+export const CHAT_ADMIN_ACTIVITY_LAPSE_MS = 45_000;
+/** Opens the assistant's answer when no administrator replied within CHAT_ADMIN_REPLY_SECONDS. */
+export const CHAT_FALLBACK_NOTICE = 'No administrator could answer right away, so the AI Assistant is replying. An administrator will follow up on your message.';
+/** The reply to a frame that is not a valid client frame. */
+export const CHAT_INVALID_FRAME_MESSAGE = 'Invalid message';
 
 /** SPEC §5: text, @, text, dot, text. */
 export const GUEST_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -123,4 +131,6 @@ export type ChatServerEvent =
 export type ChatClientEvent =
   | { type: 'message'; content: string; clientId: string; recipientId?: string; userId?: string; sender?: string; senderId?: string; userEmail?: string; userName?: string }
   | { type: 'pong' }
-  | { type: 'ping' };
+  | { type: 'ping' }
+  /** An administrator's tab is visible and at the chat (every CHAT_ACTIVITY_HEARTBEAT_MS). */
+  | { type: 'activity' };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHAT_TEXTS, GUEST_EMAIL_PATTERN } from './chat-constants.ts';
 
 export * from './chat-constants.ts';
+export * from './chat-frames.ts';
 
 export const chatMessageSchema = z.object({
   id: z.string(),
@@ -14,6 +15,7 @@ export const chatMessageSchema = z.object({
   senderEmail: z.string(),
   recipientId: z.string().nullable(),
   clientId: z.string().nullable(),
+  fallback: z.boolean().optional(),
 });
 
 export const guestSessionBodySchema = z.object({

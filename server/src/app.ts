@@ -98,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     uploads: config.seed.enabled ? withDemoImages(createUploadStore(database, config.dataDir)) : createUploadStore(database, config.dataDir),
     lifecycle: { draining: false },
     onDrain: [],
+    recheckChatSockets: () => undefined, // replaced by the chat module
   };
   app.decorate('ctx', ctx);
   if (!deps.mailer) registerMailJobs(jobRunner, { db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });

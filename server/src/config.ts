@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { CHAT_ADMIN_REPLY_SECONDS_DEFAULT } from '@shop/contracts/chat-constants';
 import type { OpsAccess } from './lib/ops-access.ts';
 
 const bool = z
@@ -61,6 +62,7 @@ const envSchema = z.object({
   CHAT_IP_MESSAGES_PER_MINUTE: z.coerce.number().int().positive().default(120),
   CHAT_AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(20),
   CHAT_SOCKETS_PER_IP: z.coerce.number().int().positive().default(20),
+  CHAT_ADMIN_REPLY_SECONDS: z.coerce.number().min(0).max(86_400).default(CHAT_ADMIN_REPLY_SECONDS_DEFAULT),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
   // Running as a fleet (issue 14): graceful shutdown behind a balancer, backups.
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(5),
@@ -122,7 +124,7 @@ export interface Config {
   cleanupEveryMs: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string; timeoutMs: number };
   /** Chat limits: message length, messages per minute per sender and per IP, AI answers per minute, sockets per IP. */
-  chat: { maxMessageLength: number; messagesPerMinute: number; ipMessagesPerMinute: number; aiRequestsPerMinute: number; socketsPerIp: number };
+  chat: { maxMessageLength: number; messagesPerMinute: number; ipMessagesPerMinute: number; aiRequestsPerMinute: number; socketsPerIp: number; adminReplySeconds: number };
   uploadMaxBytes: number;
   /** SIGTERM: seconds /api/ready answers 503 before the server closes; then at most timeoutSeconds to finish. */
   shutdown: { drainSeconds: number; timeoutSeconds: number };
@@ -225,6 +227,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       ipMessagesPerMinute: e.CHAT_IP_MESSAGES_PER_MINUTE,
       aiRequestsPerMinute: e.CHAT_AI_REQUESTS_PER_MINUTE,
       socketsPerIp: e.CHAT_SOCKETS_PER_IP,
+      adminReplySeconds: e.CHAT_ADMIN_REPLY_SECONDS,
     },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, timeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS },

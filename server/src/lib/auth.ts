@@ -102,9 +102,15 @@ export async function resolveUser(request: FastifyRequest, opts: Pick<AuthOption
   return findSessionUser(opts.db, claims.sid, claims.sub);
 }
 
-/** Ends one session: its access tokens stop working at once and its refresh tokens are refused. */
-export async function revokeSession(db: Executor, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+/**
+ * Ends one session: its access tokens stop working at once and its refresh tokens are refused.
+ * Returns the session's user when this call ended it (null when it had already ended).
+ */
+export async function revokeSession(db: Executor, sessionId: string): Promise<string | null> {
+  const [row] = await db.update(sessions).set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+    .returning({ userId: sessions.userId });
+  return row?.userId ?? null;
 }
 
 /** Ends every session of a user, except `keepSessionId` when given (the device making the change). */

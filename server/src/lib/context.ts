@@ -42,6 +42,13 @@ export interface AppContext {
    * another instance at once.
    */
   onDrain: Array<() => Promise<void> | void>;
+  /**
+   * Call after anything that may take rights from an account: sign-out, refresh-token reuse, a
+   * password change or reset, demotion, deletion. Every instance checks that user's chat sockets
+   * against the database again and closes what is no longer allowed (set by the chat module; never
+   * throws, does not wait).
+   */
+  recheckChatSockets: (userId: string) => void;
 }
 
 declare module 'fastify' {

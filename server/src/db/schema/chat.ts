@@ -39,6 +39,8 @@ export const chatMessages = pgTable(
     content: text('content').notNull(),
     clientId: text('client_id'),
     createdAt: createdAt(),
+    /** An assistant's answer given because no administrator replied within CHAT_ADMIN_REPLY_SECONDS. */
+    fallback: boolean('fallback').notNull().default(false),
   },
   (t) => [
     check('chat_messages_sender_check', sql`${t.sender} IN ('user', 'admin', 'ai')`),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatServerEvent, OnlineUser } from '@shop/contracts';
+import { CHAT_ADMIN_ACTIVITY_LAPSE_MS, type ChatServerEvent, type OnlineUser } from '@shop/contracts';
 import type { Redis } from 'ioredis';
 import { GUEST_SESSION_DAYS } from './guest-session.ts';
 
@@ -13,13 +13,15 @@ export interface ChatIdentity {
 }
 
 /** Where an event goes: one conversation's participants (the customer's sockets), the administrators, or everyone. */
-export type ChatTarget = { to: 'user'; userId: string } | { to: 'admins' } | { to: 'all' };
-interface Envelope { targets: ChatTarget[]; event?: ChatServerEvent; origin: string; endSessionOf?: string }
+export type ChatTarget = { to: 'user'; userId: string } | { to: 'admins' } | { to: 'all' } | { to: 'customers' };
+interface Envelope { targets: ChatTarget[]; event?: ChatServerEvent; origin: string; endSessionOf?: string; recheckOf?: string }
 
 export interface ChatSocket {
   send(data: string): void;
   /** Closes the socket because its session ended (sign-in replaced the guest session). */
   end?(): void;
+  /** Checks the account behind the socket again (its rights may have changed) and closes it if need be. */
+  recheck?(): void;
 }
 
 interface PresenceEntry extends OnlineUser { isAdmin: boolean }
@@ -35,6 +37,20 @@ export interface ChatHub {
   detach(identity: ChatIdentity, socket: ChatSocket): Promise<void>;
   /** Marks the identity as seen now (a pong or a message). */
   touch(identity: ChatIdentity): void;
+  /**
+   * An administrator's `activity` heartbeat: they count as online until CHAT_ADMIN_ACTIVITY_LAPSE_MS
+   * after the last one (attaching a socket counts as one).
+   */
+  activity(identity: ChatIdentity): void;
+  /**
+   * Asks every instance (Redis pub/sub; only this one without Redis or while it is down) to check
+   * again the account of this user's sockets: signed out, deleted, demoted, password changed.
+   */
+  recheck(userId: string): Promise<void>;
+  /** Calls `fn` with true/false whenever "an administrator is online" changes, as seen by this instance. */
+  onAdminStatusChange(fn: (online: boolean) => void): void;
+  /** Delivers an event to this instance's sockets only. */
+  deliverLocal(target: ChatTarget | ChatTarget[], event: ChatServerEvent): void;
   /**
    * Delivers an event to this instance's sockets at once and, with Redis, to the other instances
    * (one PUBLISH whatever the number of targets; commands on one connection keep their order).
@@ -66,18 +82,43 @@ const ADMIN_STATUS_CACHE_MS = 1000;
 const ENDED_GUEST_TTL_MS = GUEST_SESSION_DAYS * 86_400_000;
 const KEY = { endedGuest: 'chat:guest-ended:', online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
 
-export function createChatHub(opts: { redis?: Redis | undefined; now?: () => number } = {}): ChatHub {
+/** How often an instance looks whether administrators came or went (heartbeats lapse silently). */
+export const ADMIN_STATUS_CHECK_MS = 5000;
+/** An administrator's active-until in Redis is rewritten at most this often per administrator. */
+const ACTIVITY_WRITE_MS = 5000;
+
+export interface ChatHubOptions {
+  redis?: Redis | undefined;
+  /** Whether Redis is reachable now (app.ctx.redisHealth.isUp): while it is not, everything stays on this instance. */
+  isRedisUp?: () => boolean;
+  now?: () => number;
+  /** Logs a failure of shared state (Redis) that was absorbed. */
+  onError?: (err: unknown, what: string) => void;
+  activityLapseMs?: number;
+  adminStatusCheckMs?: number;
+}
+
+export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
   const now = opts.now ?? Date.now;
+  const lapseMs = opts.activityLapseMs ?? CHAT_ADMIN_ACTIVITY_LAPSE_MS;
   const instanceId = randomBytes(6).toString('hex');
-  const local = new Map<string, { identity: ChatIdentity; sockets: Set<ChatSocket>; lastSeen: number }>();
+  const local = new Map<string, { identity: ChatIdentity; sockets: Set<ChatSocket>; lastSeen: number; activeAt: number; activityWrittenAt: number }>();
   const admins = new Set<string>();
+  const onError = opts.onError ?? (() => undefined);
 
   // Shared state: Redis when configured, otherwise these maps.
   const memPresence = new Map<string, { entry: PresenceEntry; expiresAt: number }>();
   const memAvailable = new Map<string, boolean>();
   const memEnded = new Map<string, number>();
+  const memAdminActive = new Map<string, number>();
   const redis = opts.redis;
+  const isRedisUp = opts.isRedisUp ?? (() => true);
+  /** Redis when it is configured and reachable now; otherwise this instance's maps. */
+  const shared = (): Redis | undefined => (redis && isRedisUp() ? redis : undefined);
   const subscriber = redis?.duplicate();
+  // The subscriber reconnects (and resubscribes) by itself; its errors are the outage already
+  // reported by redisHealth, and must not be unhandled 'error' events.
+  subscriber?.on('error', () => undefined);
 
   function deliverLocal(targets: ChatTarget[], event: ChatServerEvent) {
     if (event.type === 'admin-status') adminOnlineCache = null;
@@ -90,6 +131,8 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
         for (const s of local.get(target.userId)?.sockets ?? []) recipients.add(s);
       } else if (target.to === 'admins') {
         for (const id of admins) for (const s of local.get(id)?.sockets ?? []) recipients.add(s);
+      } else if (target.to === 'customers') {
+        for (const l of local.values()) if (!l.identity.isAdmin && !l.identity.isGuest) for (const s of l.sockets) recipients.add(s);
       } else {
         for (const l of local.values()) for (const s of l.sockets) recipients.add(s);
       }
@@ -97,11 +140,18 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
     for (const s of recipients) {
       try { s.send(data); } catch { /* a closing socket */ }
     }
+    if (event.type === 'admin-status') noteAdminStatus(event.isOnline, false);
   }
 
   function endLocal(userId: string) {
     for (const s of local.get(userId)?.sockets ?? []) {
       try { s.end?.(); } catch { /* already closed */ }
+    }
+  }
+
+  function recheckLocal(userId: string) {
+    for (const s of local.get(userId)?.sockets ?? []) {
+      try { s.recheck?.(); } catch (err) { onError(err, 'recheck'); }
     }
   }
 
@@ -113,74 +163,142 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
           // This instance delivered its own events when they were published.
           if (env.origin === instanceId) return;
           if (env.endSessionOf) endLocal(env.endSessionOf);
+          if (env.recheckOf) recheckLocal(env.recheckOf);
           if (env.event) deliverLocal(env.targets, env.event);
         } catch { /* not ours */ }
       });
     })
     : Promise.resolve();
+  // Sockets attach without waiting for Redis: a start during an outage still serves chat locally.
+  const subscribed = ready.catch((err: unknown) => onError(err, 'subscribe'));
 
   const entryOf = (identity: ChatIdentity, lastSeen: number): PresenceEntry => ({
     id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest, isAdmin: identity.isAdmin,
     lastSeen: new Date(lastSeen).toISOString(),
   });
 
-  async function writePresence(entries: PresenceEntry[]) {
+  /**
+   * Presence is always kept in this instance's maps too (its own sockets), so it can fall back to
+   * them at once when Redis goes away. An administrator's member in the administrators' set is
+   * scored by when their activity lapses, not by the socket's lease.
+   */
+  async function writePresence(entries: Array<{ entry: PresenceEntry; activeUntil?: number }>) {
     if (!entries.length) return;
     const expiresAt = now() + PRESENCE_TTL_MS;
-    if (!redis) {
-      for (const e of entries) memPresence.set(e.id, { entry: e, expiresAt });
-      return;
+    for (const { entry, activeUntil } of entries) {
+      memPresence.set(entry.id, { entry, expiresAt });
+      if (entry.isAdmin && activeUntil !== undefined) memAdminActive.set(entry.id, activeUntil);
     }
-    const multi = redis.multi();
-    for (const e of entries) {
-      multi.zadd(KEY.online, expiresAt, e.id);
-      if (e.isAdmin) multi.zadd(KEY.admins, expiresAt, e.id);
-      multi.hset(KEY.users, e.id, JSON.stringify(e));
+    const r = shared();
+    if (!r) return;
+    const multi = r.multi();
+    for (const { entry, activeUntil } of entries) {
+      multi.zadd(KEY.online, expiresAt, entry.id);
+      if (entry.isAdmin && activeUntil !== undefined) multi.zadd(KEY.admins, activeUntil, entry.id);
+      multi.hset(KEY.users, entry.id, JSON.stringify(entry));
     }
-    await multi.exec();
+    await multi.exec().catch((err: unknown) => onError(err, 'presence'));
   }
 
   async function removePresence(id: string) {
-    if (!redis) { memPresence.delete(id); return; }
-    await redis.multi().zrem(KEY.online, id).zrem(KEY.admins, id).hdel(KEY.users, id).exec();
+    memPresence.delete(id);
+    memAdminActive.delete(id);
+    const r = shared();
+    if (!r) return;
+    await r.multi().zrem(KEY.online, id).zrem(KEY.admins, id).hdel(KEY.users, id).exec().catch((err: unknown) => onError(err, 'presence'));
+  }
+
+  function readLocalPresence(): PresenceEntry[] {
+    const t = now();
+    const out: PresenceEntry[] = [];
+    for (const [id, v] of memPresence) {
+      if (v.expiresAt <= t) memPresence.delete(id);
+      else out.push(v.entry);
+    }
+    return out;
   }
 
   async function readPresence(): Promise<PresenceEntry[]> {
-    const t = now();
-    if (!redis) {
-      const out: PresenceEntry[] = [];
-      for (const [id, v] of memPresence) {
-        if (v.expiresAt <= t) memPresence.delete(id);
-        else out.push(v.entry);
-      }
-      return out;
+    const r = shared();
+    if (!r) return readLocalPresence();
+    try {
+      const ids = await r.zrangebyscore(KEY.online, now(), '+inf');
+      if (!ids.length) return [];
+      const raw = await r.hmget(KEY.users, ...ids);
+      return raw.flatMap((x) => (x ? [JSON.parse(x) as PresenceEntry] : []));
+    } catch (err) {
+      onError(err, 'presence');
+      return readLocalPresence();
     }
-    const ids = await redis.zrangebyscore(KEY.online, t, '+inf');
-    if (!ids.length) return [];
-    const raw = await redis.hmget(KEY.users, ...ids);
-    return raw.flatMap((r) => (r ? [JSON.parse(r) as PresenceEntry] : []));
   }
+
+  const presenceOf = (l: { identity: ChatIdentity; lastSeen: number; activeAt: number }) => ({
+    entry: entryOf(l.identity, l.lastSeen),
+    ...(l.identity.isAdmin ? { activeUntil: l.activeAt + lapseMs } : {}),
+  });
 
   // Refresh this instance's members so they outlive PRESENCE_TTL_MS; drop expired ones.
   const refresher = setInterval(() => {
-    const entries = [...local.values()].map((l) => entryOf(l.identity, l.lastSeen));
+    const entries = [...local.values()].map(presenceOf);
     void writePresence(entries).catch(() => undefined);
-    if (redis) void redis.multi().zremrangebyscore(KEY.online, '-inf', now()).zremrangebyscore(KEY.admins, '-inf', now()).exec().catch(() => undefined);
+    const r = shared();
+    if (r) void r.multi().zremrangebyscore(KEY.online, '-inf', now()).zremrangebyscore(KEY.admins, '-inf', now()).exec().catch(() => undefined);
   }, REFRESH_MS);
   refresher.unref();
+
+  // Heartbeats lapse without any event: every instance looks now and then whether "an
+  // administrator is online" changed and tells its own sockets.
+  const statusListeners: Array<(online: boolean) => void> = [];
+  let lastAdminStatus: boolean | null = null;
+
+  /** `announce`: tell this instance's sockets too (a lapse found by the check, not an event). */
+  function noteAdminStatus(online: boolean, announce: boolean) {
+    if (online === lastAdminStatus) return;
+    lastAdminStatus = online;
+    if (announce) deliverLocal([{ to: 'all' }], { type: 'admin-status', isOnline: online });
+    for (const fn of statusListeners) {
+      try { fn(online); } catch (err) { onError(err, 'admin status listener'); }
+    }
+  }
+  const statusChecker = setInterval(() => {
+    adminOnlineCache = null;
+    if (!local.size) return;
+    void hub.isAdminOnline().then((online) => noteAdminStatus(online, true), (err: unknown) => onError(err, 'admin status'));
+  }, opts.adminStatusCheckMs ?? ADMIN_STATUS_CHECK_MS);
+  statusChecker.unref();
 
   // Read for every customer message: cached briefly, and dropped whenever a status change is
   // broadcast (connect, disconnect, toggle) on any instance.
   let adminOnlineCache: { value: boolean; until: number } | null = null;
   async function isAvailable(adminId: string): Promise<boolean> {
-    if (!redis) return memAvailable.get(adminId) ?? true;
-    return (await redis.hget(KEY.available, adminId)) !== '0';
+    const r = shared();
+    if (r) {
+      try {
+        return (await r.hget(KEY.available, adminId)) !== '0';
+      } catch (err) {
+        onError(err, 'availability');
+      }
+    }
+    return memAvailable.get(adminId) ?? true;
+  }
+  function localActiveAdmins(): string[] {
+    const t = now();
+    return [...memAdminActive].filter(([id, until]) => until > t && (memPresence.get(id)?.expiresAt ?? 0) > t).map(([id]) => id);
   }
   async function readAdminOnline(): Promise<boolean> {
     // Only the administrators' set is read: this runs for every customer message.
-    const onlineAdmins = redis
-      ? await redis.zrangebyscore(KEY.admins, now(), '+inf')
-      : [...memPresence.values()].filter((v) => v.entry.isAdmin && v.expiresAt > now()).map((v) => v.entry.id);
+    let onlineAdmins: string[];
+    const r = shared();
+    if (r) {
+      try {
+        onlineAdmins = await r.zrangebyscore(KEY.admins, now(), '+inf');
+      } catch (err) {
+        onError(err, 'presence');
+        onlineAdmins = localActiveAdmins();
+      }
+    } else {
+      onlineAdmins = localActiveAdmins();
+    }
     if (!onlineAdmins.length) return false;
     for (const id of onlineAdmins) if (await isAvailable(id)) return true;
     return false;
@@ -189,17 +307,21 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
   const hub: ChatHub = {
     instanceId,
     async attach(identity, socket) {
-      await ready;
-      const existing = local.get(identity.id);
-      if (existing) {
-        existing.sockets.add(socket);
-        existing.identity = identity;
-        existing.lastSeen = now();
+      if (isRedisUp()) await subscribed;
+      const t = now();
+      let entry = local.get(identity.id);
+      if (entry) {
+        entry.sockets.add(socket);
+        entry.identity = identity;
+        entry.lastSeen = t;
+        entry.activeAt = t;
+        entry.activityWrittenAt = t;
       } else {
-        local.set(identity.id, { identity, sockets: new Set([socket]), lastSeen: now() });
+        entry = { identity, sockets: new Set([socket]), lastSeen: t, activeAt: t, activityWrittenAt: t };
+        local.set(identity.id, entry);
       }
       if (identity.isAdmin) admins.add(identity.id);
-      await writePresence([entryOf(identity, now())]);
+      await writePresence([presenceOf(entry)]);
       if (identity.isAdmin) adminOnlineCache = null;
     },
     async detach(identity, socket) {
@@ -216,10 +338,35 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
       const existing = local.get(identity.id);
       if (existing) existing.lastSeen = now();
     },
+    activity(identity) {
+      const existing = local.get(identity.id);
+      if (!existing || !identity.isAdmin) return;
+      const t = now();
+      const lapsed = existing.activeAt + lapseMs <= t;
+      existing.activeAt = t;
+      existing.lastSeen = t;
+      if (!lapsed && t - existing.activityWrittenAt < ACTIVITY_WRITE_MS) return;
+      existing.activityWrittenAt = t;
+      void writePresence([presenceOf(existing)]).then(() => {
+        if (!lapsed) return;
+        // Back after a lapse: everyone learns it at once rather than at the next check.
+        return hub.broadcastAdminStatus();
+      }).catch((err: unknown) => onError(err, 'activity'));
+    },
+    async recheck(userId) {
+      recheckLocal(userId);
+      const r = shared();
+      if (r) await r.publish(KEY.channel, JSON.stringify({ targets: [], origin: instanceId, recheckOf: userId } satisfies Envelope)).catch((err: unknown) => onError(err, 'recheck'));
+    },
+    onAdminStatusChange(fn) { statusListeners.push(fn); },
+    deliverLocal(target, event) { deliverLocal(Array.isArray(target) ? target : [target], event); },
     async publish(target, event) {
       const targets = Array.isArray(target) ? target : [target];
       deliverLocal(targets, event);
-      if (redis) await redis.publish(KEY.channel, JSON.stringify({ targets, event, origin: instanceId } satisfies Envelope));
+      // While Redis is down, events reach this instance's sockets only; the others' clients fetch
+      // what they missed from the database when they reconnect.
+      const r = shared();
+      if (r) await r.publish(KEY.channel, JSON.stringify({ targets, event, origin: instanceId } satisfies Envelope)).catch((err: unknown) => onError(err, 'publish'));
     },
     async onlineUsers() {
       const entries = await readPresence();
@@ -237,34 +384,48 @@ export function createChatHub(opts: { redis?: Redis | undefined; now?: () => num
     isAdminAvailable: isAvailable,
     async setAdminAvailable(adminId, available) {
       adminOnlineCache = null;
-      if (!redis) memAvailable.set(adminId, available);
-      else await redis.hset(KEY.available, adminId, available ? '1' : '0');
+      memAvailable.set(adminId, available);
+      const r = shared();
+      if (r) await r.hset(KEY.available, adminId, available ? '1' : '0').catch((err: unknown) => onError(err, 'availability'));
     },
     async broadcastAdminStatus() {
       adminOnlineCache = null;
-      await hub.publish({ to: 'all' }, { type: 'admin-status', isOnline: await hub.isAdminOnline() });
+      const isOnline = await hub.isAdminOnline();
+      await hub.publish({ to: 'all' }, { type: 'admin-status', isOnline });
     },
     async endGuest(guestId) {
       if (!guestId.includes('guest')) return;
-      if (redis) {
-        await redis.set(`${KEY.endedGuest}${guestId}`, '1', 'PX', ENDED_GUEST_TTL_MS);
-        await redis.publish(KEY.channel, JSON.stringify({ targets: [], origin: instanceId, endSessionOf: guestId } satisfies Envelope));
-      } else {
-        if (memEnded.size > 100_000) memEnded.clear();
-        memEnded.set(guestId, now() + ENDED_GUEST_TTL_MS);
+      if (memEnded.size > 100_000) memEnded.clear();
+      memEnded.set(guestId, now() + ENDED_GUEST_TTL_MS);
+      const r = shared();
+      if (r) {
+        try {
+          await r.set(`${KEY.endedGuest}${guestId}`, '1', 'PX', ENDED_GUEST_TTL_MS);
+          await r.publish(KEY.channel, JSON.stringify({ targets: [], origin: instanceId, endSessionOf: guestId } satisfies Envelope));
+        } catch (err) {
+          onError(err, 'end guest');
+        }
       }
       endLocal(guestId);
     },
     async isGuestEnded(guestId) {
-      if (redis) return (await redis.exists(`${KEY.endedGuest}${guestId}`)) === 1;
       const until = memEnded.get(guestId);
-      return until !== undefined && until > now();
+      if (until !== undefined && until > now()) return true;
+      const r = shared();
+      if (!r) return false;
+      try {
+        return (await r.exists(`${KEY.endedGuest}${guestId}`)) === 1;
+      } catch (err) {
+        onError(err, 'end guest');
+        return false;
+      }
     },
     localSockets() {
       return [...local.values()].flatMap((l) => [...l.sockets]);
     },
     async close() {
       clearInterval(refresher);
+      clearInterval(statusChecker);
       for (const id of local.keys()) await removePresence(id).catch(() => undefined);
       local.clear();
       if (subscriber) await subscriber.quit().catch(() => undefined);

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '@shop/contracts';
-import { eq } from 'drizzle-orm';
+import { CHAT_FALLBACK_NOTICE, type ChatMessage } from '@shop/contracts';
+import { and, eq, gte, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { users } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
@@ -13,7 +13,14 @@ import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
 import { storeMessage } from './store-message.ts';
-import { chatConversations } from '../../db/schema.ts';
+import { chatConversations, chatMessages } from '../../db/schema.ts';
+import { enqueueJob } from '../../lib/jobs.ts';
+
+/**
+ * The wait for an administrator's reply to a signed-in customer's message (CHAT_ADMIN_REPLY_SECONDS):
+ * a durable job, claimed once across instances and kept over a restart.
+ */
+export const CHAT_REPLY_WAIT_JOB = 'chat.admin-reply-wait';
 
 const LEAD_REFRESH_MS = 30_000;
 
@@ -53,7 +60,12 @@ export const AI_SENDER = { senderId: 'ai', senderName: 'AI Assistant', senderEma
 /** The chat's use cases (send, route, answer), shared by the websocket and REST. */
 export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts: { fetchImpl?: typeof fetch } = {}): ChatService {
   const { db, config, rateLimiter } = ctx;
-  const hub = createChatHub({ redis: ctx.redis });
+  const hub = createChatHub({
+    redis: ctx.redis,
+    isRedisUp: () => ctx.redisHealth.isUp(),
+    // The outage itself is reported once by redisHealth; each absorbed command only at debug.
+    onError: (err, what) => log.debug({ err, what }, 'chat: shared state unavailable, kept on this instance'),
+  });
   const tools = createShopTools(db);
   const llm = config.llm.baseUrl
     ? { baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model, timeoutMs: config.llm.timeoutMs }
@@ -92,7 +104,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
     }));
   }
 
-  async function replyWithAi(identity: ChatIdentity, userMessage: ChatMessage): Promise<ChatMessage | null> {
+  async function replyWithAi(identity: ChatIdentity, userMessage: ChatMessage, opts: { fallback?: boolean } = {}): Promise<ChatMessage | null> {
     const asking = { id: identity.id, name: identity.name, isGuest: identity.isGuest, isSignedIn: !identity.isGuest };
     let text: string;
     let products: Array<{ productId: string; name: string }> = [];
@@ -110,12 +122,31 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
     recordLead(identity, userMessage.content, products);
     const { message } = await storeMessage(db, {
       conversationOwner: { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest },
-      sender: 'ai', ...AI_SENDER, recipientId: identity.id, content: text, clientId: `ai:${userMessage.id}`,
+      sender: 'ai', ...AI_SENDER, recipientId: identity.id,
+      content: opts.fallback ? `${CHAT_FALLBACK_NOTICE}\n\n${text}` : text,
+      clientId: opts.fallback ? `fallback:${userMessage.id}` : `ai:${userMessage.id}`,
+      ...(opts.fallback ? { fallback: true } : {}),
     });
     const presented = presentMessage(message);
     await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
     return presented;
   }
+
+  ctx.jobs.register(CHAT_REPLY_WAIT_JOB, async (payload) => {
+    const messageId = typeof payload.messageId === 'string' ? payload.messageId : '';
+    const [asked] = await db.select().from(chatMessages).where(eq(chatMessages.id, messageId)).limit(1);
+    if (!asked || asked.sender !== 'user') return { skipped: 'message gone' };
+    // Answered meanwhile: by an administrator, or by the assistant (for an earlier message of the wait).
+    const [answered] = await db.select({ sender: chatMessages.sender }).from(chatMessages)
+      .where(and(eq(chatMessages.userId, asked.userId), inArray(chatMessages.sender, ['admin', 'ai']), gte(chatMessages.createdAt, asked.createdAt)))
+      .limit(1);
+    if (answered) return { answeredBy: answered.sender };
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.id, asked.userId)).limit(1);
+    if (!account) return { skipped: 'account gone' };
+    const identity: ChatIdentity = { id: asked.userId, name: asked.senderName, email: asked.senderEmail, isAdmin: false, isGuest: false };
+    const reply = await replyWithAi(identity, presentMessage(asked), { fallback: true });
+    return { answeredBy: 'ai', messageId: reply?.id ?? null };
+  });
 
   return {
     hub,
@@ -158,6 +189,11 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       const adminAnswers = !identity.isGuest && (await hub.isAdminOnline());
       if (adminAnswers) {
         recordLead(identity, content, []);
+        // If no administrator answers in time, the assistant will (the job runs once, on any instance).
+        await enqueueJob(db, {
+          kind: CHAT_REPLY_WAIT_JOB, dedupeKey: presented.id, payload: { messageId: presented.id },
+          runAt: new Date(Date.now() + limits.adminReplySeconds * 1000), maxAttempts: 3,
+        });
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };
       }
       const reply = replyWithAi(identity, presented).catch((err: unknown) => {

@@ -17,6 +17,7 @@ export function presentMessage(m: ChatMessageRow): ChatMessage {
     senderEmail: m.senderEmail,
     recipientId: m.recipientId,
     clientId: m.clientId,
+    ...(m.fallback ? { fallback: true } : {}),
   };
 }
 

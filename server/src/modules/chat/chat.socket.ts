@@ -1,10 +1,16 @@
 import fastifyWebsocket from '@fastify/websocket';
-import { CHAT_CLOSE_SERVICE_RESTART, type ChatServerEvent } from '@shop/contracts';
+import {
+  CHAT_CLOSE_INVALID_FRAMES, CHAT_CLOSE_REAUTHENTICATE, CHAT_CLOSE_SERVICE_RESTART, CHAT_CLOSE_SIGNED_OUT, CHAT_CLOSE_TOO_MANY_SOCKETS,
+  CHAT_INVALID_FRAME_MESSAGE, type ChatServerEvent,
+} from '@shop/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
+import { ACCESS_COOKIE, findSessionUser } from '../../lib/auth.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ORIGIN_NOT_ALLOWED, requestOrigin } from '../../lib/origin-check.ts';
-import type { ChatIdentity } from './chat-hub.ts';
+import type { ChatIdentity, ChatSocket } from './chat-hub.ts';
+import { checkClientFrame, createInvalidFrameCounter } from './frame-guard.ts';
 import { activeChatIdentityOf, chatIdentityOf, chatServiceFor } from './chat-identity.ts';
 import { createSocketLimiter } from './socket-limit.ts';
 
@@ -13,8 +19,8 @@ export const CHAT_SOCKET_PATH = '/ws/chat';
 export const HEARTBEAT_MS = 25_000;
 const MAX_FRAME_BYTES = 64 * 1024;
 export const PRESENCE_BROADCAST_MS = 250;
-export const CLOSE_TOO_MANY_SOCKETS = 4429;
-export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_TOO_MANY_SOCKETS = CHAT_CLOSE_TOO_MANY_SOCKETS;
+export const CLOSE_UNAUTHORIZED = CHAT_CLOSE_SIGNED_OUT;
 
 class TooManySockets extends Error {}
 
@@ -39,7 +45,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   const service = chatServiceFor(app.ctx, app.log);
   const { hub } = service;
   // Sockets per IP are counted in Redis when it is configured, so the limit holds across instances.
-  const socketLimiter = createSocketLimiter({ redis: app.ctx.redis });
+  const socketLimiter = createSocketLimiter({ redis: app.ctx.redis, isUp: () => app.ctx.redisHealth.isUp() });
   const open = new Set<WebSocket>();
 
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
@@ -94,65 +100,154 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       return undefined;
     },
   }, (socket: WebSocket, request) => {
-    const identity = chatIdentityOf(request, config.jwtSecret)!;
-    const ip = request.ip;
-    open.add(socket);
-    const target = {
-      send: (data: string) => { if (socket.readyState === socket.OPEN) socket.send(data); },
-      end: () => socket.close(CLOSE_UNAUTHORIZED, 'Chat session ended'),
-    };
-    let lastHeard = Date.now();
-    let closed = false;
+    // Nothing a client sends, and no failure of the work it starts, may escape this handler: an
+    // exception in a socket event would end the process. Every listener is guarded; an unexpected
+    // error is logged and closes this one socket with 1011.
+    try {
+      handleSocket(socket, request);
+    } catch (err) {
+      app.log.error({ err }, 'chat: opening a socket failed');
+      try { socket.close(1011, 'Server error'); } catch { /* already closed */ }
+    }
+  });
 
-    const heartbeat = setInterval(() => {
+  /** Closes every local socket whose account changed, a few at a time (after a Redis outage, where rechecks may have been missed). */
+  function recheckAllLocal() {
+    const sockets = hub.localSockets();
+    let i = 0;
+    const next = () => {
+      for (const end = i + 50; i < end && i < sockets.length; i += 1) sockets[i]!.recheck?.();
+      if (i < sockets.length) setTimeout(next, 100).unref();
+    };
+    next();
+  }
+  app.ctx.redisHealth.onChange((up) => { if (up) recheckAllLocal(); });
+
+  app.ctx.recheckChatSockets = (userId: string) => {
+    hub.recheck(userId).catch((err: unknown) => app.log.warn({ err }, 'chat: asking to re-check sockets failed'));
+  };
+
+  // Customers always see who answers them: an administrator (with the reply wait) or the assistant.
+  const responderEvent = (adminOnline: boolean): ChatServerEvent => (adminOnline
+    ? { type: 'responder', responder: 'admin', replyWithinSeconds: config.chat.adminReplySeconds }
+    : { type: 'responder', responder: 'ai' });
+  hub.onAdminStatusChange((online) => hub.deliverLocal({ to: 'customers' }, responderEvent(online)));
+
+  function handleSocket(socket: WebSocket, request: FastifyRequest) {
+    const identity = chatIdentityOf(request, config.jwtSecret);
+    if (!identity) {
+      socket.close(CHAT_CLOSE_SIGNED_OUT, 'Signed out');
+      return;
+    }
+    const sessionId = request.user?.sessionId;
+    const ip = request.ip;
+    let closed = false;
+    const closeWith = (code: number, reason: string) => {
+      try {
+        if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+      } catch { /* already closing */ }
+    };
+    const fail = (err: unknown, where: string) => {
+      app.log.error({ err, where }, 'chat: a socket handler failed; closing that socket');
+      closeWith(1011, 'Server error');
+    };
+    /** Wraps a listener: a throw or a rejected promise closes this socket (1011), never the process. */
+    const guarded = <A extends unknown[]>(where: string, fn: (...args: A) => unknown) => (...args: A) => {
+      try {
+        const result = fn(...args);
+        if (result instanceof Promise) result.catch((err: unknown) => fail(err, where));
+      } catch (err) {
+        fail(err, where);
+      }
+    };
+
+    /** Checks the account again (rights may have changed on any instance) and closes the socket if need be. */
+    const recheck = async () => {
+      if (closed) return;
+      if (identity.isGuest) {
+        if (await hub.isGuestEnded(identity.id)) closeWith(CHAT_CLOSE_SIGNED_OUT, 'Chat session ended');
+        return;
+      }
+      if (!sessionId) return;
+      const user = await findSessionUser(app.ctx.db, sessionId, identity.id);
+      if (!user) closeWith(CHAT_CLOSE_SIGNED_OUT, 'Signed out'); // session ended, password changed, account deleted
+      else if (user.isAdmin !== identity.isAdmin) closeWith(CHAT_CLOSE_REAUTHENTICATE, 'Rights changed'); // demoted (or promoted)
+    };
+    const target: ChatSocket = {
+      send: (data: string) => { if (socket.readyState === socket.OPEN) socket.send(data); },
+      end: () => closeWith(CHAT_CLOSE_SIGNED_OUT, 'Chat session ended'),
+      recheck: () => { recheck().catch((err: unknown) => fail(err, 'recheck')); },
+    };
+    open.add(socket);
+    let lastHeard = Date.now();
+    const invalidFrames = createInvalidFrameCounter();
+
+    // The access token's expiry is honoured on the open socket: at its exp the socket closes with
+    // 4001 and the client renews its session and reconnects.
+    let expiry: ReturnType<typeof setTimeout> | null = null;
+    const expMs = identity.isGuest ? null : accessTokenExpiryMs(request.cookies[ACCESS_COOKIE]);
+    if (expMs !== null) {
+      expiry = setTimeout(() => closeWith(CHAT_CLOSE_REAUTHENTICATE, 'Access token expired'), Math.min(Math.max(0, expMs - Date.now()), MAX_TIMER_MS));
+      expiry.unref();
+    }
+
+    const heartbeat = setInterval(guarded('heartbeat', () => {
       if (Date.now() - lastHeard > HEARTBEAT_MS * 2 + 5000) {
         socket.terminate();
         return;
       }
       sendTo(socket, { type: 'ping' });
-    }, HEARTBEAT_MS);
+    }), HEARTBEAT_MS);
     heartbeat.unref();
 
     let release: (() => Promise<void>) | null = null;
     const attached = (async () => {
       release = await socketLimiter.acquire(ip, config.chat.socketsPerIp);
       if (!release) {
-        socket.close(CLOSE_TOO_MANY_SOCKETS, 'Too many chat connections');
+        closeWith(CHAT_CLOSE_TOO_MANY_SOCKETS, 'Too many chat connections');
         throw new TooManySockets();
       }
       if (closed) return; // the client left while it was being counted
       await hub.attach(identity, target);
       sendTo(socket, { type: 'hello', user: { id: identity.id, name: identity.name, email: identity.email, isAdmin: identity.isAdmin, isGuest: identity.isGuest } });
-      sendTo(socket, { type: 'admin-status', isOnline: await hub.isAdminOnline() });
+      const adminOnline = await hub.isAdminOnline();
+      sendTo(socket, { type: 'admin-status', isOnline: adminOnline });
       if (identity.isAdmin) sendTo(socket, { type: 'online-users', users: await hub.onlineUsers() });
+      else sendTo(socket, responderEvent(adminOnline && !identity.isGuest)); // guests are answered by the assistant
       await announcePresence(identity, true);
     })();
     attached.catch((err: unknown) => {
       if (err instanceof TooManySockets) return;
-      app.log.error({ err }, 'chat: attaching a socket failed');
-      socket.close(1011, 'Server error');
+      fail(err, 'attach');
     });
 
-    socket.on('message', (raw: Buffer, isBinary: boolean) => {
+    socket.on('error', guarded('error', (err: Error) => {
+      // ws closes the socket itself (1009 oversized, 1007 invalid UTF-8, 1002 protocol error).
+      app.log.debug({ err: { message: err.message, code: (err as { code?: string }).code } }, 'chat: socket error');
+    }));
+
+    socket.on('message', guarded('message', (raw: unknown, isBinary: boolean) => {
       lastHeard = Date.now();
-      if (isBinary) return;
-      let data: { type?: unknown; content?: unknown; clientId?: unknown; recipientId?: unknown; userId?: unknown };
-      try { data = JSON.parse(raw.toString('utf8')) as typeof data; } catch {
-        sendTo(socket, { type: 'error', message: 'Invalid message' });
+      const check = checkClientFrame(raw, isBinary);
+      if (!check.ok) {
+        sendTo(socket, { type: 'error', message: CHAT_INVALID_FRAME_MESSAGE });
+        if (invalidFrames.hit()) closeWith(CHAT_CLOSE_INVALID_FRAMES, 'Too many invalid messages');
         return;
       }
-      if (data.type === 'pong') { hub.touch(identity); return; }
-      if (data.type === 'ping') { socket.send(JSON.stringify({ type: 'pong' })); return; }
-      if (data.type !== 'message') { sendTo(socket, { type: 'error', message: 'Unknown message type' }); return; }
-      const clientId = typeof data.clientId === 'string' ? data.clientId : undefined;
-      if (typeof data.content !== 'string') {
-        sendTo(socket, { type: 'error', message: 'content is required', ...(clientId ? { clientId } : {}) });
+      const frame = check.frame;
+      if (frame.type === 'pong') { hub.touch(identity); return; }
+      if (frame.type === 'ping') { target.send(JSON.stringify({ type: 'pong' })); return; }
+      if (frame.type === 'activity') {
+        hub.touch(identity);
+        if (identity.isAdmin) hub.activity(identity);
         return;
       }
-      const recipient = typeof data.recipientId === 'string' ? data.recipientId : typeof data.userId === 'string' ? data.userId : undefined;
-      const content = data.content;
-      void (async () => {
+      const clientId = frame.clientId;
+      const recipient = frame.recipientId ?? frame.userId;
+      const content = frame.content;
+      return (async () => {
         if (!(await attached.then(() => true, () => false))) return; // refused (too many sockets) or failed
+        if (closed) return;
         const result = await service.send(identity, { content, clientId, recipientId: identity.isAdmin ? recipient : undefined }, ip);
         if (result.message && clientId) sendTo(socket, { type: 'ack', clientId, message: result.message });
       })().catch((err: unknown) => {
@@ -160,14 +255,15 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         if (!(err instanceof AppError)) app.log.error({ err }, 'chat: sending failed');
         sendTo(socket, { type: 'error', message, ...(clientId ? { clientId } : {}) });
       });
-    });
+    }));
 
-    socket.on('close', () => {
+    socket.on('close', guarded('close', () => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
+      if (expiry) clearTimeout(expiry);
       open.delete(socket);
-      void attached
+      return attached
         .then(async () => {
           await release?.();
           await hub.detach(identity, target);
@@ -175,6 +271,20 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         })
         .catch(() => release?.())
         .catch(() => undefined);
-    });
-  });
+    }));
+  }
+}
+
+/** Timers longer than this overflow (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** When the access token of the cookie expires (ms since the epoch), or null. The token was verified when the socket opened. */
+function accessTokenExpiryMs(token: string | undefined): number | null {
+  if (!token) return null;
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
 }

@@ -18,33 +18,41 @@ export interface SocketLimiter {
   close(): Promise<void>;
 }
 
-export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () => number } = {}): SocketLimiter {
-  const now = opts.now ?? Date.now;
-  const redis = opts.redis;
+function createLocalLimiter(): SocketLimiter {
   const local = new Map<string, number>();
-  if (!redis) {
-    return {
-      async acquire(ip, max) {
-        const count = local.get(ip) ?? 0;
-        if (count >= max) return null;
-        local.set(ip, count + 1);
-        let released = false;
-        return async () => {
-          if (released) return;
-          released = true;
-          const left = (local.get(ip) ?? 1) - 1;
-          if (left > 0) local.set(ip, left); else local.delete(ip);
-        };
-      },
-      async close() { local.clear(); },
-    };
-  }
+  return {
+    async acquire(ip, max) {
+      const count = local.get(ip) ?? 0;
+      if (count >= max) return null;
+      local.set(ip, count + 1);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        const left = (local.get(ip) ?? 1) - 1;
+        if (left > 0) local.set(ip, left); else local.delete(ip);
+      };
+    },
+    async close() { local.clear(); },
+  };
+}
+
+/**
+ * With Redis, `isUp` (app.ctx.redisHealth) says whether it is reachable: while it is not, sockets
+ * are counted per instance (a socket is never refused because Redis is down).
+ */
+export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () => number; isUp?: () => boolean } = {}): SocketLimiter {
+  const now = opts.now ?? Date.now;
+  const fallback = createLocalLimiter();
+  if (!opts.redis) return fallback;
+  const redis: Redis = opts.redis;
+  const isUp = opts.isUp ?? (() => true);
 
   const held = new Map<string, string>(); // member → ip, for the lease renewals
   const instance = randomBytes(6).toString('hex');
   let seq = 0;
   const renew = setInterval(() => {
-    if (!held.size) return;
+    if (!held.size || !isUp()) return;
     const until = now() + SOCKET_LEASE_MS;
     const multi = redis.multi();
     for (const [member, ip] of held) multi.zadd(keyOf(ip), 'XX', until, member).pexpire(keyOf(ip), SOCKET_LEASE_MS);
@@ -54,6 +62,28 @@ export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () 
 
   return {
     async acquire(ip, max) {
+      if (!isUp()) return fallback.acquire(ip, max);
+      try {
+        return await acquireShared(ip, max);
+      } catch {
+        return fallback.acquire(ip, max); // Redis went away mid-way
+      }
+    },
+    async close() {
+      await fallback.close();
+      clearInterval(renew);
+      const members = [...held];
+      held.clear();
+      if (members.length && isUp()) {
+        const multi = redis.multi();
+        for (const [member, ip] of members) multi.zrem(keyOf(ip), member);
+        await multi.exec().catch(() => undefined);
+      }
+    },
+  };
+
+  async function acquireShared(ip: string, max: number): Promise<(() => Promise<void>) | null> {
+    {
       const key = keyOf(ip);
       seq += 1;
       const member = `${instance}:${seq}`;
@@ -72,18 +102,8 @@ export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () 
       held.set(member, ip);
       return async () => {
         if (!held.delete(member)) return;
-        await redis.zrem(key, member);
+        await redis.zrem(key, member).catch(() => undefined); // its lease ends by itself
       };
-    },
-    async close() {
-      clearInterval(renew);
-      const members = [...held];
-      held.clear();
-      if (members.length) {
-        const multi = redis.multi();
-        for (const [member, ip] of members) multi.zrem(keyOf(ip), member);
-        await multi.exec().catch(() => undefined);
-      }
-    },
-  };
+    }
+  }
 }

@@ -62,6 +62,8 @@ export interface NewChatMessage {
   recipientId?: string | null;
   content: string;
   clientId?: string | null;
+  /** An assistant's answer standing in for an administrator who did not reply in time. */
+  fallback?: boolean;
 }
 
 /**
@@ -106,6 +108,7 @@ export async function storeMessage(db: Executor, m: NewChatMessage): Promise<{ m
     content: m.content,
     clientId: m.clientId ?? null,
     createdAt: now,
+    ...(m.fallback ? { fallback: true } : {}),
   };
   const inserted = await insertBatched(db, row);
   if (inserted) return { message: inserted, isDuplicate: false };

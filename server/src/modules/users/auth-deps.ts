@@ -6,6 +6,8 @@ export interface SessionDeps {
   db: Db;
   signer: TokenSigner;
   refreshTokenTtlDays: number;
+  /** Told when a use case ended sessions of a user (app.ctx.recheckChatSockets: their chat sockets are checked again). */
+  onSessionsEnded?: (userId: string) => void;
 }
 
 export interface RequestMeta {

@@ -51,7 +51,8 @@ export async function refreshSession(deps: SessionDeps, presented: string | unde
   });
 
   if (outcome.kind === 'reused') {
-    await revokeSession(deps.db, outcome.sessionId);
+    const userId = await revokeSession(deps.db, outcome.sessionId);
+    if (userId) deps.onSessionsEnded?.(userId);
     throw new AppError(401, REFRESH_TOKEN_REUSED, 'REFRESH_TOKEN_REUSED');
   }
   if (outcome.kind === 'invalid') throw new AppError(401, SESSION_EXPIRED, 'SESSION_EXPIRED');

@@ -13,7 +13,7 @@ const invalidToken = () => badRequest(INVALID_RESET_TOKEN, undefined, 'INVALID_R
  * Sets a new password from a reset link. The token is spent, other links are voided and every
  * session ends. Answers the account's e-mail (the sign-in guard clears its failure count).
  */
-export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<{ email: string }> {
+export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<{ email: string; userId: string }> {
   const tokenHash = hashToken(input.token);
   const isLive = and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, new Date()));
   // Cheap check first, so unknown tokens cost no password hashing.
@@ -32,6 +32,6 @@ export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<{
     const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, spent.userId)).returning({ email: users.email });
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, spent.userId), isNull(passwordResets.usedAt)));
     await revokeUserSessions(tx, spent.userId);
-    return { email: user?.email ?? '' };
+    return { email: user?.email ?? '', userId: spent.userId };
   });
 }

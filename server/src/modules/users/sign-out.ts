@@ -5,7 +5,7 @@ import { hashToken } from '../../lib/tokens.ts';
 import type { SessionDeps } from './auth-deps.ts';
 
 /** Revokes the session named by the refresh cookie, or else by the access cookie. Unknown tokens are ignored. */
-export async function signOut(deps: Pick<SessionDeps, 'db' | 'signer'>, cookies: { refreshToken?: string | undefined; accessToken?: string | undefined }): Promise<void> {
+export async function signOut(deps: Pick<SessionDeps, 'db' | 'signer' | 'onSessionsEnded'>, cookies: { refreshToken?: string | undefined; accessToken?: string | undefined }): Promise<void> {
   let sessionId: string | undefined;
   if (cookies.refreshToken) {
     const [row] = await deps.db
@@ -18,5 +18,7 @@ export async function signOut(deps: Pick<SessionDeps, 'db' | 'signer'>, cookies:
   if (!sessionId && cookies.accessToken) {
     sessionId = (await deps.signer.verify(cookies.accessToken))?.sid;
   }
-  if (sessionId) await revokeSession(deps.db, sessionId);
+  if (!sessionId) return;
+  const userId = await revokeSession(deps.db, sessionId);
+  if (userId) deps.onSessionsEnded?.(userId);
 }

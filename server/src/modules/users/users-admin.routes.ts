@@ -25,11 +25,13 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/users/:id', { config: admin, schema: s.updateUserSchema }, async (request) => {
     const user = await updateUserAsAdmin(ctx.db, requireUser(request).id, request.params.id, request.body);
+    ctx.recheckChatSockets(request.params.id); // a demoted administrator's chat sockets lose their rights
     return { message: USER_MESSAGES.updated, user };
   });
 
   app.delete('/users/:id', { config: admin, schema: s.deleteUserSchema }, async (request) => {
     await deleteUserAsAdmin(ctx.db, requireUser(request).id, request.params.id);
+    ctx.recheckChatSockets(request.params.id);
     return { message: USER_MESSAGES.deleted };
   });
 };

@@ -32,7 +32,10 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const { config } = ctx;
   registerAuthCleanup(ctx.jobs, ctx.db, config.cleanupEveryMs);
-  const sessionDeps: SessionDeps = { db: ctx.db, signer: ctx.signer, refreshTokenTtlDays: config.refreshTokenTtlDays };
+  const sessionDeps: SessionDeps = {
+    db: ctx.db, signer: ctx.signer, refreshTokenTtlDays: config.refreshTokenTtlDays,
+    onSessionsEnded: (userId) => ctx.recheckChatSockets(userId),
+  };
   const cookieOptions = {
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     refreshTokenTtlDays: config.refreshTokenTtlDays,
@@ -115,6 +118,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     if (checksPassword) await enforceRateLimits(ctx.rateLimiter, reply, [guessKey], config.authRateLimit);
     try {
       const user = await updateProfile(ctx.db, current, request.body);
+      // A new password ended the account's other sessions: their chat sockets close too.
+      if (changesCredentials(current, request.body)) ctx.recheckChatSockets(current.id);
       if (checksPassword) await ctx.rateLimiter.reset(guessKey);
       return presentUser(user);
     } catch (err) {
@@ -133,7 +138,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/users/reset-password', { config: { access: 'public' }, schema: resetPasswordSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'reset', hashToken(request.body.token));
-    const { email } = await resetPassword(ctx.db, request.body);
+    const { email, userId } = await resetPassword(ctx.db, request.body);
+    ctx.recheckChatSockets(userId); // every session ended, chat sockets included
     await signInGuard.clearAccount(email); // the owner proved access to the mailbox
     return { message: RESET_PASSWORD_SUCCESS };
   });
