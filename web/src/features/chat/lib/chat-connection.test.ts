@@ -73,4 +73,55 @@ describe('ChatConnection', () => {
     expect(FakeSocket.all[0]!.sent).toEqual([JSON.stringify({ type: 'pong' })]);
     expect(conn.send('   ')).toBeNull();
   });
+
+  it('an administrator sends activity at once and every 15 s while the page is in use; customers never do', () => {
+    let active = true;
+    const conn = new ChatConnection({ url: 'ws://x/ws/chat', fetchMissed: async () => [], createSocket: () => new FakeSocket(), isActive: () => active });
+    const s = FakeSocket.all[0]!;
+    s.open();
+    const activity = () => s.sent.filter((f) => JSON.parse(f).type === 'activity').length;
+    s.receive({ type: 'hello', user: { id: 'a', name: 'A', email: 'a@example.com', isAdmin: false, isGuest: false } });
+    vi.advanceTimersByTime(60_000);
+    expect(activity()).toBe(0);
+    s.receive({ type: 'hello', user: { id: 'a', name: 'A', email: 'a@example.com', isAdmin: true, isGuest: false } });
+    expect(activity()).toBe(1);
+    vi.advanceTimersByTime(15_000);
+    expect(activity()).toBe(2);
+    active = false; // tab hidden: no heartbeat, so the server lets the administrator lapse
+    vi.advanceTimersByTime(45_000);
+    expect(activity()).toBe(2);
+    active = true;
+    vi.advanceTimersByTime(15_000);
+    expect(activity()).toBe(3);
+    s.drop();
+    vi.advanceTimersByTime(60_000);
+    expect(activity()).toBe(3); // stopped with the socket
+    conn.close();
+  });
+
+  it('4401 (signed out): no reconnect; 4001: renews the session and reconnects at once, or shows signed out when it cannot', async () => {
+    const { conn } = make();
+    FakeSocket.all[0]!.open();
+    FakeSocket.all[0]!.drop(4401);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(conn.status).toBe('closed');
+    expect(conn.signedOut).toBe(true);
+
+    FakeSocket.all = [];
+    let renewed = true;
+    const reauthenticate = vi.fn(async () => renewed);
+    const conn2 = new ChatConnection({ url: 'ws://x/ws/chat', fetchMissed: async () => [], createSocket: () => new FakeSocket(), reauthenticate });
+    FakeSocket.all[0]!.open();
+    FakeSocket.all[0]!.drop(4001);
+    await vi.waitFor(() => expect(FakeSocket.all).toHaveLength(2));
+    expect(reauthenticate).toHaveBeenCalledTimes(1);
+    FakeSocket.all[1]!.open();
+    renewed = false;
+    FakeSocket.all[1]!.drop(4001);
+    await vi.waitFor(() => expect(conn2.signedOut).toBe(true));
+    expect(conn2.status).toBe('closed');
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(2);
+  });
 });

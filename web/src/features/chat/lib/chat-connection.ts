@@ -1,7 +1,9 @@
+import type { ChatClientFrame } from '@shop/contracts';
 import {
-  CHAT_CLOSE_SERVICE_RESTART, CHAT_RECONNECT_DELAY_MS, CHAT_RECONNECT_MAX_ATTEMPTS,
-  type ChatMessage, type ChatServerEvent,
+  CHAT_ACTIVITY_HEARTBEAT_MS, CHAT_CLOSE_REAUTHENTICATE, CHAT_CLOSE_SERVICE_RESTART, CHAT_CLOSE_SIGNED_OUT, CHAT_RECONNECT_DELAY_MS,
+  CHAT_RECONNECT_MAX_ATTEMPTS, type ChatMessage, type ChatServerEvent,
 } from '@shop/contracts/chat-constants';
+import { refreshSession } from '../../../lib/api-client';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -24,7 +26,18 @@ export interface ChatConnectionOptions {
   createSocket?: (url: string) => SocketLike;
   reconnectDelayMs?: number;
   maxAttempts?: number;
+  /**
+   * After a 4001 close (access token expired, rights changed): renews the session; true when it
+   * could (the socket reconnects at once), false when the person is signed out. Default: POST
+   * users/refresh-token.
+   */
+  reauthenticate?: () => Promise<boolean>;
+  /** Whether the person is at this tab (administrators' activity heartbeat). Default: the page is visible. */
+  isActive?: () => boolean;
+  activityIntervalMs?: number;
 }
+
+const pageVisible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
 
 let clientCounter = 0;
 export const newClientId = () => `${Date.now().toString(36)}-${(clientCounter += 1).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
@@ -39,6 +52,8 @@ const byTime = (a: ChatMessage, b: ChatMessage) => a.timestamp.localeCompare(b.t
  */
 export class ChatConnection {
   status: ConnectionStatus = 'connecting';
+  /** True once the server ended the session (4401, or a 4001 whose renewal failed): status is 'closed' and it does not reconnect. */
+  signedOut = false;
   messages: ChatMessage[] = [];
   /** Sent but not yet acknowledged (shown as "sending"). */
   pending = new Map<string, { content: string; recipientId?: string }>();
@@ -46,6 +61,8 @@ export class ChatConnection {
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  private activityTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly onVisible = () => { if (pageVisible()) this.sendActivity(); };
   private readonly opts: Required<Pick<ChatConnectionOptions, 'reconnectDelayMs' | 'maxAttempts'>> & ChatConnectionOptions;
 
   constructor(opts: ChatConnectionOptions) {
@@ -90,15 +107,42 @@ export class ChatConnection {
 
   close() {
     this.stopped = true;
+    this.stopActivity();
     if (this.timer) clearTimeout(this.timer);
     this.socket?.close(1000);
     this.socket = null;
   }
 
+  private sendFrame(frame: ChatClientFrame) {
+    if (this.socket?.readyState === 1) this.socket.send(JSON.stringify(frame));
+  }
+
   private transmit(clientId: string) {
     const p = this.pending.get(clientId);
     if (!p || !this.socket) return;
-    this.socket.send(JSON.stringify({ type: 'message', content: p.content, clientId, ...(p.recipientId ? { recipientId: p.recipientId } : {}) }));
+    this.sendFrame({ type: 'message', content: p.content, clientId, ...(p.recipientId ? { recipientId: p.recipientId } : {}) });
+  }
+
+  private sendActivity() {
+    if ((this.opts.isActive ?? pageVisible)()) this.sendFrame({ type: 'activity' });
+  }
+
+  /**
+   * Administrators count as online only while their chat tab is in use: an `activity` frame at
+   * once and every CHAT_ACTIVITY_HEARTBEAT_MS while the page is visible, and as soon as it becomes
+   * visible again (the server lets it lapse after CHAT_ADMIN_ACTIVITY_LAPSE_MS).
+   */
+  private startActivity() {
+    if (this.activityTimer) return;
+    this.sendActivity();
+    this.activityTimer = setInterval(() => this.sendActivity(), this.opts.activityIntervalMs ?? CHAT_ACTIVITY_HEARTBEAT_MS);
+    if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  private stopActivity() {
+    if (this.activityTimer) clearInterval(this.activityTimer);
+    this.activityTimer = null;
+    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.onVisible);
   }
 
   private setStatus(status: ConnectionStatus) {
@@ -119,7 +163,8 @@ export class ChatConnection {
     socket.onmessage = (ev) => {
       let event: ChatServerEvent;
       try { event = JSON.parse(String(ev.data)) as ChatServerEvent; } catch { return; }
-      if (event.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
+      if (event.type === 'ping') this.sendFrame({ type: 'pong' });
+      else if (event.type === 'hello' && event.user.isAdmin) this.startActivity();
       else if (event.type === 'message') this.merge([event.message]);
       else if (event.type === 'ack') { this.pending.delete(event.clientId); this.merge([event.message]); }
       else if (event.type === 'error' && event.clientId) { this.pending.delete(event.clientId); this.opts.onChange?.(); }
@@ -128,7 +173,27 @@ export class ChatConnection {
     socket.onclose = (ev) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      this.stopActivity();
       if (this.stopped) return;
+      if (ev.code === CHAT_CLOSE_SIGNED_OUT) {
+        this.signedOut = true;
+        this.setStatus('closed');
+        return;
+      }
+      if (ev.code === CHAT_CLOSE_REAUTHENTICATE) {
+        // Renew the session, then reconnect at once with the rights the account has now.
+        this.setStatus('reconnecting');
+        void (this.opts.reauthenticate ?? refreshSession)().catch(() => false).then((ok) => {
+          if (this.stopped) return;
+          if (!ok) {
+            this.signedOut = true;
+            this.setStatus('closed');
+            return;
+          }
+          this.connect();
+        });
+        return;
+      }
       if (this.attempts >= this.opts.maxAttempts) {
         this.setStatus('closed');
         return;
