@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
  * 127.0.0.1 used up another test's per-IP message allowance, and one test's clean-up removed the
  * other's presence. Each file is given a fixed database index counted down from TEST_REDIS_URL's.
  */
-const OWNERS = ['chat-instances', 'rolling-restart', 'cluster'] as const;
+const OWNERS = ['chat-instances', 'rolling-restart', 'cluster', 'chat-revocation'] as const;
 
 export function isolatedRedisUrl(owner: (typeof OWNERS)[number]): string | undefined {
   const base = process.env.TEST_REDIS_URL;

@@ -1,7 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
@@ -11,47 +7,21 @@ import { newId } from '../../lib/ids.ts';
 import { createTokenSigner } from '../../lib/tokens.ts';
 import { createScratchPostgres, TEST_DB } from '../../test/test-app.ts';
 import { connectChat, isAck, isMessage, type TestChatClient } from './chat.test-helpers.ts';
-import { freePort } from '../../test/ports.ts';
+import { startInstance, type ShopInstance } from './chat-instances.test-helpers.ts';
 import { flushIsolatedRedis, isolatedRedisUrl } from '../../test/redis.ts';
 
 const REDIS_URL = isolatedRedisUrl('chat-instances');
 const SECRET = 'two-instances-secret-two-instances-secret';
+const start = (env: Record<string, string>) => startInstance({ JWT_SECRET: SECRET, ...env });
 const SOCKETS_PER_IP = 3;
 
-
-async function startInstance(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-chat-inst-'));
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.resolve(import.meta.dirname, '../../..'),
-    env: {
-      ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', JWT_SECRET: SECRET,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'false', SHUTDOWN_DRAIN_SECONDS: '0', JOBS_POLL_MS: '0', ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  child.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`instance exited early:\n${out}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { child, url: `ws://127.0.0.1:${port}`, output: () => out };
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`instance did not start:\n${out}`);
-}
 
 // Two real server processes on one PostgreSQL and one Redis (the fleet set-up of the README).
 describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('chat across two instances (PostgreSQL + Redis)', () => {
   let scratch: { url: string; drop: () => Promise<void> };
   let database: Database;
-  let a: Awaited<ReturnType<typeof startInstance>>;
-  let b: Awaited<ReturnType<typeof startInstance>>;
+  let a: ShopInstance;
+  let b: ShopInstance;
   const clients: TestChatClient[] = [];
   const cookies: Record<'admin' | 'customer', { id: string; cookie: string }> = {} as never;
 
@@ -69,7 +39,7 @@ describe.runIf(TEST_DB === 'postgres' && REDIS_URL)('chat across two instances (
     }
     // TRUST_PROXY: the sockets-per-IP test below comes "from" an address given in X-Forwarded-For.
     const env = { DATABASE_URL: scratch.url, REDIS_URL: REDIS_URL!, DATABASE_POOL_SIZE: '3', TRUST_PROXY: 'true', CHAT_SOCKETS_PER_IP: String(SOCKETS_PER_IP) };
-    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+    [a, b] = await Promise.all([start(env), start(env)]);
   }, 120_000);
 
   afterAll(async () => {
