@@ -546,6 +546,119 @@ describe(`access matrix (${TEST_DB})`, () => {
   });
 });
 
+/*
+ * The chat socket, frame by frame (issue 19): each client frame type of @shop/contracts, sent by
+ * each kind of caller, and what comes back. An administrator's message names the conversation
+ * (`recipientId`); anyone else's lands in their own conversation whatever it names.
+ */
+const SOCKET_ROLES = ['anonymous', 'guest', 'customer', 'other', 'admin', 'demoted admin'] as const;
+type SocketRole = (typeof SOCKET_ROLES)[number];
+const SOCKET_FRAMES = {
+  'message': (clientId: string) => ({ type: 'message', content: 'Hello from the socket matrix', clientId }),
+  'message naming customer A': (clientId: string, a: string) => ({ type: 'message', content: 'For customer A', clientId, recipientId: a }),
+  'ping': () => ({ type: 'ping' }),
+  'pong': () => ({ type: 'pong' }),
+  'activity': () => ({ type: 'activity' }),
+  'wrong field type': (clientId: string) => ({ type: 'message', content: 42, clientId }),
+} as const;
+type SocketFrame = keyof typeof SOCKET_FRAMES;
+const asCustomer: Record<SocketFrame, string> = {
+  'message': 'ack in own conversation', 'message naming customer A': 'ack in own conversation', 'ping': 'pong', 'pong': 'nothing',
+  'activity': 'nothing', 'wrong field type': 'error: Invalid message',
+};
+const SOCKET_MATRIX: Record<SocketRole, Record<SocketFrame, string>> = {
+  'anonymous': Object.fromEntries(Object.keys(SOCKET_FRAMES).map((f) => [f, 'refused: HTTP 401'])) as Record<SocketFrame, string>,
+  'guest': asCustomer,
+  'customer': asCustomer,
+  'other': asCustomer,
+  'admin': { ...asCustomer, 'message': 'error: Please select a user to chat with', 'message naming customer A': "ack in customer A's conversation" },
+  'demoted admin': asCustomer,
+};
+
+describe(`access matrix: the chat socket, frame by frame (${TEST_DB})`, () => {
+  let t: TestApp;
+  let base: string;
+  const cookies = {} as Record<Exclude<SocketRole, 'anonymous'>, string>;
+  const ids = {} as Record<Exclude<SocketRole, 'anonymous'>, string>;
+  let demoted: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { CHAT_SOCKETS_PER_IP: '100' } });
+    base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+    const [customer, other, admin] = [await createUser(t, { name: 'Customer A' }), await createUser(t, { name: 'Customer B' }), await createAdmin(t, { name: 'Admin' })];
+    demoted = await createAdmin(t, { name: 'Former Admin' });
+    const demote = await call(t, admin, 'PUT', `/api/users/${demoted.id}`, { name: demoted.name, email: demoted.email, isAdmin: false });
+    expect(demote.status).toBe(200);
+    const guest = await t.app.inject({ method: 'POST', url: '/api/chat/guest-session', payload: { name: 'Gus', email: 'gus@example.com' } });
+    cookies.guest = guest.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    ids.guest = guest.json<{ guestId: string }>().guestId;
+    for (const [role, u] of [['customer', customer], ['other', other], ['admin', admin], ['demoted admin', demoted]] as const) {
+      cookies[role] = u.cookie;
+      ids[role] = u.id;
+    }
+  }, 120_000);
+  afterAll(async () => { await t?.close(); });
+
+  /** What one frame brings back on an open socket: an ack (whose conversation), an error, a pong, or nothing. */
+  async function observe(ws: WebSocket, events: Array<Record<string, unknown>>, frame: SocketFrame, role: Exclude<SocketRole, 'anonymous'>): Promise<string> {
+    const from = events.length;
+    const clientId = unique('sm');
+    ws.send(JSON.stringify(SOCKET_FRAMES[frame](clientId, ids.customer)));
+    // A ping after the frame: frames are handled in order, so its pong closes the observation.
+    if (!frame.startsWith('message')) ws.send(JSON.stringify({ type: 'ping' }));
+    const pongsWanted = frame === 'ping' ? 2 : 1;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const seen = events.slice(from);
+      const answer = seen.find((e) => (e.type === 'ack' || e.type === 'error') && (e.clientId === clientId || e.clientId === undefined));
+      if (answer?.type === 'error') return `error: ${String(answer.message)}`;
+      if (answer?.type === 'ack') {
+        const owner = (answer.message as { userId: string }).userId;
+        return owner === ids[role] ? 'ack in own conversation' : owner === ids.customer ? "ack in customer A's conversation" : `ack in ${owner}'s conversation`;
+      }
+      if (!frame.startsWith('message') && seen.filter((e) => e.type === 'pong').length >= pongsWanted) return frame === 'ping' ? 'pong' : 'nothing';
+      if (Date.now() > deadline) return `no answer (${seen.map((e) => String(e.type)).join(', ')})`;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('answers each frame type, for each role, as declared; a demoted administrator has a customer\'s rights', async () => {
+    const got = {} as Record<SocketRole, Record<SocketFrame, string>>;
+    let observations = 0;
+    for (const role of SOCKET_ROLES) {
+      got[role] = {} as Record<SocketFrame, string>;
+      if (role === 'anonymous') {
+        const status = await wsStatus(base, {});
+        for (const frame of Object.keys(SOCKET_FRAMES) as SocketFrame[]) { got[role][frame] = status === 101 ? 'opened' : `refused: HTTP ${status}`; observations += 1; }
+        continue;
+      }
+      const ws = new WebSocket(`${base}/ws/chat`, { headers: { cookie: cookies[role] } });
+      const events: Array<Record<string, unknown>> = [];
+      ws.on('message', (raw) => events.push(JSON.parse(String(raw)) as Record<string, unknown>));
+      await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+      for (let i = 0; i < 200 && !events.some((e) => e.type === 'hello'); i += 1) await new Promise((r) => setTimeout(r, 20));
+      const hello = events.find((e) => e.type === 'hello') as { user: { isAdmin: boolean } } | undefined;
+      expect(hello?.user.isAdmin, role).toBe(role === 'admin');
+      for (const frame of Object.keys(SOCKET_FRAMES) as SocketFrame[]) {
+        got[role][frame] = await observe(ws, events, frame, role);
+        observations += 1;
+      }
+      ws.close();
+    }
+    // An administrator demoted while their socket is open: it closes with 4001 (renew and reconnect as a customer).
+    const stillAdmin = await createAdmin(t, { name: 'Soon Demoted' });
+    const ws = new WebSocket(`${base}/ws/chat`, { headers: { cookie: stillAdmin.cookie } });
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    await new Promise((resolve) => ws.once('open', resolve));
+    const [admin] = [await createAdmin(t)];
+    expect((await call(t, admin, 'PUT', `/api/users/${stillAdmin.id}`, { name: stillAdmin.name, email: stillAdmin.email, isAdmin: false })).status).toBe(200);
+    expect(await closed).toBe(4001);
+    observations += 1;
+    console.info(`access matrix, chat socket (${TEST_DB}): ${Object.keys(SOCKET_FRAMES).length} frame types x ${SOCKET_ROLES.length} roles + 1 demotion on an open socket = ${observations} observations`);
+    expect(got).toEqual(SOCKET_MATRIX);
+  }, 120_000);
+});
+
 describe('route registration', () => {
   it('refuses to register a route without an access rule', async () => {
     const app = Fastify({ logger: false });
