@@ -93,9 +93,16 @@ async function rssMb(port: number): Promise<number> {
 function open(port: number, cookie: string, onEvent?: (e: { type: string; [k: string]: unknown }) => void): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/chat`, { headers: { cookie } });
+    let activity: ReturnType<typeof setInterval> | null = null;
+    ws.on('close', () => { if (activity) clearInterval(activity); });
     ws.on('message', (raw) => {
-      const e = JSON.parse(String(raw)) as { type: string };
+      const e = JSON.parse(String(raw)) as { type: string; user?: { isAdmin: boolean } };
       if (e.type === 'ping') ws.send('{"type":"pong"}');
+      // An administrator counts as online only while their chat tab sends activity (every 15 s).
+      if (e.type === 'hello' && e.user?.isAdmin && !activity) {
+        activity = setInterval(() => { if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"activity"}'); }, 15_000);
+        ws.send('{"type":"activity"}');
+      }
       onEvent?.(e);
     });
     ws.once('open', () => resolve(ws));

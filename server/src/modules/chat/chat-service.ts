@@ -132,6 +132,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
     return presented;
   }
 
+  /** Customer → when the reply wait this instance queued for them falls due. */
+  const replyWaits = new Map<string, number>();
   ctx.jobs.register(CHAT_REPLY_WAIT_JOB, async (payload) => {
     const messageId = typeof payload.messageId === 'string' ? payload.messageId : '';
     const [asked] = await db.select().from(chatMessages).where(eq(chatMessages.id, messageId)).limit(1);
@@ -190,10 +192,17 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       if (adminAnswers) {
         recordLead(identity, content, []);
         // If no administrator answers in time, the assistant will (the job runs once, on any instance).
-        await enqueueJob(db, {
-          kind: CHAT_REPLY_WAIT_JOB, dedupeKey: presented.id, payload: { messageId: presented.id },
-          runAt: new Date(Date.now() + limits.adminReplySeconds * 1000), maxAttempts: 3,
-        });
+        // One wait per conversation at a time: a customer writing several lines queues one job.
+        const now = Date.now();
+        if ((replyWaits.get(identity.id) ?? 0) <= now) {
+          const dueAt = now + limits.adminReplySeconds * 1000;
+          await enqueueJob(db, {
+            kind: CHAT_REPLY_WAIT_JOB, dedupeKey: presented.id, payload: { messageId: presented.id },
+            runAt: new Date(dueAt), maxAttempts: 3,
+          });
+          if (replyWaits.size > 50_000) replyWaits.clear();
+          replyWaits.set(identity.id, dueAt);
+        }
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };
       }
       const reply = replyWithAi(identity, presented).catch((err: unknown) => {
