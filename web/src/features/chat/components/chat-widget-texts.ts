@@ -1,0 +1,10 @@
+// Texts of the chat widget that SPEC.md leaves open (issue 19 point 5); the spec's own chat texts are in @shop/contracts.
+
+/** Who answers a customer or guest (issue 19): always shown in the widget. */
+export const RESPONDER_TEXT = {
+  admin: 'An administrator is answering',
+  ai: 'Our assistant is answering…',
+} as const;
+export const SIGNED_OUT_TEXT = 'You have been signed out of the chat.';
+export const SIGN_IN_TO_CHAT = 'Sign in to chat again';
+export const FALLBACK_NOTE = 'No administrator was free, so our assistant answered. An administrator will follow up.';
