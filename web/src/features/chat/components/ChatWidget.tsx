@@ -404,7 +404,7 @@ function MessageList({ messages, me, pending }: { messages: ChatMessage[]; me: N
             <span className="small text-body-secondary">
               <span className="fw-semibold">{label(m)}</span> <time dateTime={m.timestamp}>{timeOf(m.timestamp)}</time>
             </span>
-            <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}${fallback ? ' border border-warning-subtle shop-chat-fallback' : ''}`}>
+            <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}${fallback ? ' border border-warning-subtle' : ''}`}>
               <MessageText content={m.content} />
             </span>
             {fallback && <span className="small text-body-secondary fst-italic" data-testid="chat-fallback-note">{FALLBACK_NOTE}</span>}
