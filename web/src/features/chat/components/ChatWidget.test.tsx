@@ -197,9 +197,9 @@ describe('ChatWidget', () => {
     expect(screen.getByTestId('chat-responder')).toHaveTextContent('Our assistant is answering…');
     const [fallback, plain] = screen.getAllByTestId('chat-message');
     expect(fallback).toHaveAttribute('data-fallback', 'true');
-    expect(within(fallback!).getByTestId('chat-fallback-note')).toHaveTextContent('No administrator was free, so our assistant answered. An administrator will follow up.');
+    expect(within(fallback!).getByTestId('chat-fallback-label')).toHaveTextContent('standing in for an administrator');
     expect(plain).not.toHaveAttribute('data-fallback');
-    expect(within(plain!).queryByTestId('chat-fallback-note')).not.toBeInTheDocument();
+    expect(within(plain!).queryByTestId('chat-fallback-label')).not.toBeInTheDocument();
   });
 
   it('a guest always sees that the assistant answers', async () => {

@@ -13,7 +13,7 @@ import {
 } from '../api/chat-api';
 import { blinkTitle, playNotificationSound, requestNotificationPermissionOnce } from '../lib/alerts';
 import { ChatConnection, chatSocketUrl, type ChatConnectionOptions, type ConnectionStatus } from '../lib/chat-connection';
-import { FALLBACK_NOTE, RESPONDER_TEXT, SIGN_IN_TO_CHAT, SIGNED_OUT_TEXT } from './chat-widget-texts';
+import { FALLBACK_LABEL, RESPONDER_TEXT, SIGN_IN_TO_CHAT, SIGNED_OUT_TEXT } from './chat-widget-texts';
 import { MessageText } from './MessageText';
 
 type Me = { kind: 'admin' | 'customer'; id: string; name: string } | { kind: 'guest'; id: string; name: string } | null;
@@ -171,6 +171,8 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
 
   const onClosed = useCallback((code: number) => { if (code === CHAT_CLOSE_SIGNED_OUT) setSignedOut(true); }, []);
   const conn = useConnection(me, fetchMissed, onEvent, onClosed);
+  // The connection may also know it is signed out (a renewal after a 4001 close that failed).
+  const isSignedOut = signedOut || (conn as { signedOut?: boolean } | null)?.signedOut === true;
 
   // The panel takes focus when it opens: its first field when one can be typed in, else the panel itself.
   useEffect(() => {
@@ -272,13 +274,13 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
           <div className="visually-hidden" aria-live="polite" aria-atomic="false" data-testid="chat-announcer">
             {announcements.map((a) => <p key={a.id}>{a.text}</p>)}
           </div>
-          {signedOut && (
+          {isSignedOut && (
             <div className="alert alert-warning rounded-0 mb-0 py-2 small" role="alert" data-testid="chat-signed-out">
               {SIGNED_OUT_TEXT}{' '}
               <Link to={`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`} className="alert-link" onClick={closePanel}>{SIGN_IN_TO_CHAT}</Link>
             </div>
           )}
-          {me && conn && !signedOut && (
+          {me && conn && !isSignedOut && (
             <div className={`small px-3 py-1 border-bottom ${conn.status === 'open' ? 'text-success-emphasis' : 'text-danger-emphasis'}`} role="status" data-testid="chat-connection">
               {STATUS_TEXT[conn.status]}
               {!isAdmin && conn.status === 'open' && (
@@ -303,7 +305,7 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
               )}
               <MessageList messages={visibleMessages} me={me} pending={conn.pending} />
               <Composer
-                disabled={conn.status !== 'open' || signedOut}
+                disabled={conn.status !== 'open' || isSignedOut}
                 onSend={(text) => {
                   if (isAdmin && !selected) { toast.error(CHAT_TEXTS.selectUser); return false; }
                   return conn.send(text, isAdmin ? selected?.id : undefined) !== null;
@@ -403,11 +405,11 @@ function MessageList({ messages, me, pending }: { messages: ChatMessage[]; me: N
           <div key={m.id} className={`mb-2 d-flex flex-column ${mine ? 'align-items-end' : 'align-items-start'}`} data-testid="chat-message" data-fallback={fallback || undefined}>
             <span className="small text-body-secondary">
               <span className="fw-semibold">{label(m)}</span> <time dateTime={m.timestamp}>{timeOf(m.timestamp)}</time>
+              {fallback && <span className="badge text-bg-warning ms-1" data-testid="chat-fallback-label">{FALLBACK_LABEL}</span>}
             </span>
             <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}${fallback ? ' border border-warning-subtle' : ''}`}>
               <MessageText content={m.content} />
             </span>
-            {fallback && <span className="small text-body-secondary fst-italic" data-testid="chat-fallback-note">{FALLBACK_NOTE}</span>}
           </div>
         );
       })}

@@ -7,6 +7,7 @@ export const RESPONDER_TEXT = {
 } as const;
 export const SIGNED_OUT_TEXT = 'You have been signed out of the chat.';
 export const SIGN_IN_TO_CHAT = 'Sign in to chat again';
-export const FALLBACK_NOTE = 'No administrator was free, so our assistant answered. An administrator will follow up.';
+/** Beside the sender of an assistant answer given because no administrator replied in time (the answer itself says an administrator will follow up). */
+export const FALLBACK_LABEL = 'standing in for an administrator';
 /** On an administrator's view of an assistant answer given because no administrator replied in time. */
 export const FALLBACK_BADGE = 'Assistant stood in';
