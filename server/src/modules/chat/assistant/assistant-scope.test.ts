@@ -34,6 +34,10 @@ const OFF_TOPIC = [
   'Recommend a good movie to watch tonight',
   'What is the population of Brazil?',
   'Who painted the Mona Lisa?',
+  'How old is the universe?',
+  "What's the square root of 144?",
+  'Give me directions to the airport',
+  'Who won the election?',
 ];
 
 /** Questions about the shop: answered with a product, a policy, orders or a greeting, never the scope sentence. */
@@ -60,6 +64,11 @@ const ON_TOPIC: Array<[question: string, expected: RegExp]> = [
   ['Can I talk to a human?', /./],
   ['Hello', /How can I help you today\?/],
   ['Do you sell cars?', /couldn't find a product/],
+  ['headphones under 200 dollars', /Headphones/],
+  ['a blue shirt for my dad', /Shirt/],
+  ['cheap earbuds', /Earbuds/],
+  ['red sneakers size 42', /Sneakers/],
+  ['Nova X5', /Nova X5 Smartphone/],
 ];
 
 describe('the assistant keeps to the shop (issue 19)', () => {

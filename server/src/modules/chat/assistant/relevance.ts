@@ -11,8 +11,16 @@ export const OUT_OF_SCOPE = 'I can help with our products, your orders, shipping
  */
 export const SHOPPING_INTENT = /\b(do you (have|sell|carry|stock|offer)|have you got|sell|selling|buy|purchase|in stock|out of stock|how much (is|are|does|do|for)|price of|cost of|prices?|looking for|shopping for|i need an?|i want an?|i'?m after|gifts?|present for|any products?)\b/i;
 
-/** Words of a shopping question that name no product but belong to the shop's talk. */
-const SHOP_WORDS = new Set('anything something everything options option ideas idea gift gifts present presents deal deals new need want suggest suggestion birthday'.split(' '));
+/**
+ * Words of a shopping question that name no product but belong to the shop's talk: gifts and who
+ * they are for, prices and sizes, colours. They neither count for nor against a product.
+ */
+const SHOP_WORDS = new Set((
+  'anything something everything options option ideas idea gift gifts present presents deal deals new need want suggest suggestion birthday ' +
+  'christmas mum mom dad mother father son daughter wife husband partner friend kid kids child children boy girl baby men women mens womens ' +
+  'under below over less dollars dollar usd bucks budget cheaper size small medium large big xl colour color ' +
+  'red blue green black white grey gray pink yellow brown orange purple'
+).split(' '));
 
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
@@ -51,8 +59,10 @@ export function termNames(term: string, word: string): boolean {
   return distanceWithin(term, word, short.length >= 8 ? 2 : 1);
 }
 
-/** The catalogue words that name a product: its name, brand and category. */
-const namingWords = (p: ProductFact) => words(`${p.name} ${p.brand} ${p.category}`);
+/** The catalogue words that name a product: its name and category (typos and endings allowed). */
+const namingWords = (p: ProductFact) => words(`${p.name} ${p.category}`);
+/** Whether a term names the product: a name or category word, or its brand's own word as typed ("roots" is not "root"). */
+const namesProduct = (t: string, p: ProductFact) => namingWords(p).some((w) => termNames(t, w)) || (t.length >= 3 && words(p.brand).includes(t));
 
 /**
  * Whether a product the shop's search returned is really what the message is about. The search is
@@ -60,20 +70,19 @@ const namingWords = (p: ProductFact) => words(`${p.name} ${p.brand} ${p.category
  * "good morning in Spanish" can reach a product through one word. The assistant shows a product
  * when
  * - the message is a shopping question ("do you sell…", "how much is…", "I need a…") and one of its
- *   words names the product (its name, brand or category, typos allowed) or, from 4 letters, stands
- *   in its description; or
+ *   words names the product (a word of its name or category, typos allowed, or its brand exactly)
+ *   or, from 4 letters, stands in its description; or
  * - at least half of the message's words (beyond stopwords and shop talk) name the product.
  */
 export function isRelevant(message: string, p: ProductFact): boolean {
   const terms = searchTerms(message);
   if (!terms.length) return false;
-  const naming = namingWords(p);
-  const named = terms.filter((t) => naming.some((w) => termNames(t, w)));
+  const named = terms.filter((t) => namesProduct(t, p));
   if (SHOPPING_INTENT.test(message)) {
     if (named.length) return true;
     const described = new Set(words(p.description));
     return terms.some((t) => t.length >= 4 && (described.has(t) || described.has(t.replace(/e?s$/, ''))));
   }
-  const content = terms.filter((t) => !SHOP_WORDS.has(t));
+  const content = terms.filter((t) => !SHOP_WORDS.has(t) && !/^\d+$/.test(t));
   return named.length > 0 && named.length * 2 >= content.length;
 }
