@@ -22,7 +22,7 @@ const SHOP_WORDS = new Set((
   'red blue green black white grey gray pink yellow brown orange purple'
 ).split(' '));
 
-const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** Levenshtein distance, stopped early once it exceeds `max`. */
 function distanceWithin(a: string, b: string, max: number): boolean {
