@@ -10,3 +10,23 @@ export function interestSignalOf(text: string, products: LeadProductOfInterest[]
   void products;
   return 'low';
 }
+
+const nameWords = (name: string) => (name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3);
+
+/** Whether a text names the product: its whole name, or every word of it (3 letters or more) in any order. */
+function names(text: string, productName: string): boolean {
+  const lower = text.toLowerCase();
+  if (lower.includes(productName.toLowerCase())) return true;
+  const words = new Set(lower.match(/[\p{L}\p{N}]+/gu) ?? []);
+  const own = nameWords(productName);
+  return own.length > 0 && own.every((w) => words.has(w));
+}
+
+/**
+ * A lead's products of interest from one exchange: only the products the person named in their
+ * message or the assistant named in its answer. A product a search or a model's tool call merely
+ * touched (and the answer never showed) is not one.
+ */
+export function productsOfInterestIn(question: string, answer: string, candidates: LeadProductOfInterest[]): LeadProductOfInterest[] {
+  return candidates.filter((p) => names(answer, p.name) || names(question, p.name));
+}

@@ -1,4 +1,5 @@
 import type { LeadProductOfInterest } from '../../../db/schema.ts';
+import { isRelevant, OUT_OF_SCOPE, SHOPPING_INTENT } from './relevance.ts';
 import type { OrderFact, ProductFact, ShopTools } from './shop-tools.ts';
 
 /** Who is asking: order questions are answered only for the signed-in customer's own orders. */
@@ -33,10 +34,6 @@ export function describeOrder(o: OrderFact): string {
 export const welcomeGreeting = (name: string) =>
   `Hello ${name}! Welcome to our shop. I'm the AI Assistant. How can I help you today?`;
 
-export const DONT_KNOW =
-  "I'm not sure I can answer that. I can look up products, prices and stock, compare two products, check your orders and " +
-  'answer shipping, returns and payment questions. For anything else an administrator can help: they answer here when one is online.';
-
 const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|hiya|howdy)\b[\s!.,]*$/i;
 const THANKS = /^\s*(thanks|thank you|thx|cheers|great|ok|okay)\b[\s!.]*$/i;
 const ORDER = /\b(my orders?|where is my|order status|track(ing)?|has my order|did my order|when will my|orders? (been )?(shipped|delivered))\b/i;
@@ -48,7 +45,8 @@ const toLead = (ps: ProductFact[]): LeadProductOfInterest[] => ps.map((p) => ({ 
 /**
  * The built-in assistant: no model, answers only from the shop's data: catalogue search (typos
  * included), prices with sale and stock from the database, the customer's own orders, and the
- * editable FAQ. It says when it does not know.
+ * editable FAQ. A question outside the shop gets the plain scope sentence (OUT_OF_SCOPE), never a
+ * guessed product.
  */
 export async function answerBuiltIn(tools: ShopTools, user: AskingUser, text: string): Promise<AssistantAnswer> {
   const message = text.trim();
@@ -66,8 +64,8 @@ export async function answerBuiltIn(tools: ShopTools, user: AskingUser, text: st
   if (compare && /\b(compare|vs\.?|versus|or|better|difference)\b/i.test(message)) {
     const left = compare[1] ?? compare[3] ?? '';
     const right = compare[2] ?? compare[4] ?? '';
-    const [a] = await tools.searchProducts(left, 1);
-    const [b] = await tools.searchProducts(right, 1);
+    const [a] = (await tools.searchProducts(left, 1)).filter((p) => isRelevant(left, p));
+    const [b] = (await tools.searchProducts(right, 1)).filter((p) => isRelevant(right, p));
     if (a && b && a.id !== b.id) {
       const cheaper = a.finalPrice === b.finalPrice ? 'They cost the same.' : `${a.finalPrice < b.finalPrice ? a.name : b.name} is cheaper.`;
       const rated = a.rating === b.rating ? '' : ` ${a.rating > b.rating ? a.name : b.name} is rated higher (${Math.max(a.rating, b.rating).toFixed(1)} of 5).`;
@@ -79,16 +77,18 @@ export async function answerBuiltIn(tools: ShopTools, user: AskingUser, text: st
   }
 
   const faq = tools.faq(message);
-  const products = await tools.searchProducts(message);
+  // The search is generous (descriptions, typos, single words): only products the message names are shown.
+  const products = (await tools.searchProducts(message)).filter((p) => isRelevant(message, p));
   const asksAboutProducts = PRODUCT_HINT.test(message) || !faq.length;
   if (products.length && asksAboutProducts) {
     const intro = products.length === 1 ? 'I found this product:' : `I found ${products.length} products:`;
     const extra = faq[0] && !/\b(price|cost|how much)\b/i.test(message) ? `\n${faq[0].answer}` : '';
     return { text: `${intro}\n${products.map((p) => `- ${describeProduct(p)}`).join('\n')}${extra}`, products: toLead(products) };
   }
-  if (faq[0]) return { text: faq[0].answer, products: toLead(products) };
-  if (PRODUCT_HINT.test(message)) {
-    return { text: `I couldn't find a product matching that in our catalogue. Try another name or browse all products at /search. ${DONT_KNOW.split('. ').slice(1).join('. ')}`, products: [] };
+  // A policy answer shows no product, so none becomes a product of interest.
+  if (faq[0]) return { text: faq[0].answer, products: [] };
+  if (SHOPPING_INTENT.test(message)) {
+    return { text: `I couldn't find a product matching that in our catalogue. Try another name or browse all products at /search. ${OUT_OF_SCOPE}`, products: [] };
   }
-  return { text: DONT_KNOW, products: [] };
+  return { text: OUT_OF_SCOPE, products: [] };
 }

@@ -1,5 +1,6 @@
 import type { LeadProductOfInterest } from '../../../db/schema.ts';
 import { describeOrder, describePrice, describeStock, type AskingUser, type AssistantAnswer } from './built-in-assistant.ts';
+import { OUT_OF_SCOPE } from './relevance.ts';
 import type { ProductFact, ShopTools } from './shop-tools.ts';
 
 export interface LlmConfig { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number }
@@ -57,7 +58,8 @@ function systemPrompt(user: AskingUser): string {
   return [
     "You are the AI Assistant of an online shop (prices in USD). Answer briefly and kindly.",
     'Use the tools for every fact about products, prices, stock, orders and policies; never invent a price, stock figure or policy.',
-    "If the tools don't answer the question, say you don't know and offer an administrator (they answer in this chat when online).",
+    "If the tools don't answer a question about the shop, say you don't know and offer an administrator (they answer in this chat when online).",
+    `If the question is not about the shop (general knowledge, weather, maths, anything else), answer exactly ${JSON.stringify(OUT_OF_SCOPE)} and name no product.`,
     `The customer's name is ${JSON.stringify(user.name)}; they are ${user.isSignedIn ? 'signed in' : 'a guest (not signed in, no orders)'}.`,
   ].join(' ');
 }

@@ -10,6 +10,8 @@ export interface ProductFact {
   name: string;
   brand: string;
   category: string;
+  /** Read to judge whether a shopping question is about this product (never quoted). */
+  description: string;
   price: number;
   finalPrice: number;
   saleDiscount: number;
@@ -45,7 +47,7 @@ export function searchTerms(text: string): string[] {
 
 function toFact(p: Product): ProductFact {
   return {
-    id: p._id, name: p.name, brand: p.brand, category: p.category, price: p.price, finalPrice: p.finalPrice,
+    id: p._id, name: p.name, brand: p.brand, category: p.category, description: p.description, price: p.price, finalPrice: p.finalPrice,
     saleDiscount: p.isOnSale ? p.saleDiscount : 0, isOnSale: p.isOnSale && p.saleDiscount > 0, countInStock: p.countInStock,
     rating: p.rating, numReviews: p.numReviews, link: p.cjData ? `/cj-product/${p.slug}` : `/product/${p.slug}`,
   };

@@ -1,8 +1,9 @@
 import {
-  CHAT_ADMIN_STATUS_POLL_MS, CHAT_PULSE_MS, CHAT_TEXTS, chatWithTitle, GUEST_EMAIL_PATTERN, newUserOnlineToast, onlineUsersTitle,
+  CHAT_ADMIN_STATUS_POLL_MS, CHAT_CLOSE_SIGNED_OUT, CHAT_PULSE_MS, CHAT_TEXTS, chatWithTitle, GUEST_EMAIL_PATTERN, newUserOnlineToast, onlineUsersTitle,
   type ChatMessage, type ChatServerEvent, type OnlineUser,
 } from '@shop/contracts/chat-constants';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Link, useLocation } from 'react-router';
 import { toast } from 'react-toastify';
 import { useStore } from '../../../app/store';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -11,7 +12,9 @@ import {
   createGuestSession, getAdminStatus, getGuestHistory, getHistory, getOnlineUsers, getUserMessages, toggleAdminStatus, verifyGuest, type GuestInfo,
 } from '../api/chat-api';
 import { blinkTitle, playNotificationSound, requestNotificationPermissionOnce } from '../lib/alerts';
-import { ChatConnection, chatSocketUrl, type ConnectionStatus } from '../lib/chat-connection';
+import { ChatConnection, chatSocketUrl, type ChatConnectionOptions, type ConnectionStatus } from '../lib/chat-connection';
+import { FALLBACK_LABEL, RESPONDER_TEXT, SIGN_IN_TO_CHAT, SIGNED_OUT_TEXT } from './chat-widget-texts';
+import { MessageText } from './MessageText';
 
 type Me = { kind: 'admin' | 'customer'; id: string; name: string } | { kind: 'guest'; id: string; name: string } | null;
 
@@ -24,23 +27,49 @@ const STATUS_TEXT: Record<ConnectionStatus, string> = {
   closed: 'Disconnected',
 };
 
+/** The most recent announcements kept in the screen-reader region (older ones are dropped, never re-read). */
+const ANNOUNCEMENTS_KEPT = 3;
+
+type Responder = 'admin' | 'ai';
+type Announcement = { id: string; text: string };
+type SocketLike = ReturnType<NonNullable<ChatConnectionOptions['createSocket']>>;
+
+/**
+ * A browser socket that also reports its close code (the chat connection keeps its own onclose),
+ * so the widget learns of a CHAT_CLOSE_SIGNED_OUT close whatever the connection does about it.
+ */
+function observedSocket(url: string, onClosed: (code: number) => void): SocketLike {
+  const socket = new WebSocket(url);
+  (socket as Partial<Pick<WebSocket, 'addEventListener'>>).addEventListener?.('close', (ev) => onClosed(ev.code));
+  return socket as unknown as SocketLike;
+}
+
 /** Keeps a ChatConnection for the identity and re-renders on its changes. */
-function useConnection(me: Me, fetchMissed: (after: string | undefined) => Promise<ChatMessage[]>, onEvent: (e: ChatServerEvent) => void) {
+function useConnection(
+  me: Me, fetchMissed: (after: string | undefined) => Promise<ChatMessage[]>, onEvent: (e: ChatServerEvent) => void, onClosed: (code: number) => void,
+) {
   const [, setTick] = useState(0);
   const [conn, setConn] = useState<ChatConnection | null>(null);
   const fetchRef = useRef(fetchMissed);
   const eventRef = useRef(onEvent);
+  const closedRef = useRef(onClosed);
   useEffect(() => {
     fetchRef.current = fetchMissed;
     eventRef.current = onEvent;
-  }, [fetchMissed, onEvent]);
+    closedRef.current = onClosed;
+  }, [fetchMissed, onEvent, onClosed]);
   useEffect(() => {
     if (!me) return undefined;
-    const c = new ChatConnection({
+    const c: ChatConnection = new ChatConnection({
       url: chatSocketUrl(),
       fetchMissed: (after) => fetchRef.current(after),
       onEvent: (e) => eventRef.current(e),
       onChange: () => setTick((n) => n + 1),
+      createSocket: (url) => observedSocket(url, (code) => {
+        // Signed out: no reconnecting with a session that has ended.
+        if (code === CHAT_CLOSE_SIGNED_OUT) c.close();
+        closedRef.current(code);
+      }),
     });
     setConn(c);
     return () => { c.close(); setConn(null); };
@@ -61,6 +90,12 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
   const [adminAvailable, setAdminAvailable] = useState<boolean>(() => readJson<boolean>(storageKeys.adminStatus, true));
   const [anyAdminOnline, setAnyAdminOnline] = useState(false);
   const [askedPermission, setAskedPermission] = useState(false);
+  const [responder, setResponder] = useState<Responder | null>(null);
+  const [signedOut, setSignedOut] = useState(false);
+  const [announcements, setAnnouncements] = useState<Announcement[]>([]);
+  const launcherRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
+  const location = useLocation();
   const openRef = useRef(open);
   const selectedRef = useRef(selected);
   useEffect(() => {
@@ -108,12 +143,18 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
   }, [me]);
 
   const onEvent = useCallback((e: ChatServerEvent) => {
-    if (e.type === 'admin-status') setAnyAdminOnline(e.isOnline);
+    if (e.type === 'responder') setResponder(e.responder === 'admin' ? 'admin' : 'ai');
+    else if (e.type === 'admin-status') setAnyAdminOnline(e.isOnline);
     else if (e.type === 'online-users') setOnlineUsers(e.users);
     else if (e.type === 'user-connected') toast.info(newUserOnlineToast(e.user.name));
     else if (e.type === 'error') toast.error(e.message);
     else if (e.type === 'message') {
       const m = e.message;
+      // New messages from someone else are read out while the panel is open (history never is).
+      if (openRef.current && me && m.senderId !== me.id && (!isAdmin || selectedRef.current?.id === m.userId)) {
+        const from = m.sender === 'ai' ? CHAT_TEXTS.ai : m.sender === 'admin' ? CHAT_TEXTS.admin : m.senderName;
+        setAnnouncements((prev) => [...prev, { id: m.id, text: `${from}: ${m.content}` }].slice(-ANNOUNCEMENTS_KEPT));
+      }
       if (isAdmin) {
         if (m.sender === 'user' && (!openRef.current || selectedRef.current?.id !== m.userId)) {
           setUnreadUsers((prev) => new Set(prev).add(m.userId));
@@ -126,9 +167,20 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
         playNotificationSound();
       }
     }
-  }, [isAdmin, startPulse]);
+  }, [isAdmin, startPulse, me]);
 
-  const conn = useConnection(me, fetchMissed, onEvent);
+  const onClosed = useCallback((code: number) => { if (code === CHAT_CLOSE_SIGNED_OUT) setSignedOut(true); }, []);
+  const conn = useConnection(me, fetchMissed, onEvent, onClosed);
+  // The connection may also know it is signed out (a renewal after a 4001 close that failed).
+  const isSignedOut = signedOut || (conn as { signedOut?: boolean } | null)?.signedOut === true;
+
+  // The panel takes focus when it opens: its first field when one can be typed in, else the panel itself.
+  useEffect(() => {
+    if (!open) return;
+    const panel = panelRef.current;
+    const field = panel?.querySelector<HTMLInputElement>('input:not([disabled])');
+    (field ?? panel)?.focus();
+  }, [open]);
 
   // Administrators: own availability (remembered in the browser), the shared status polled every 30 s, the users list.
   useEffect(() => {
@@ -168,6 +220,19 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
     }
     setOpen((o) => !o);
     setUnread(false);
+    setAnnouncements([]);
+  };
+
+  /** Closes the panel and gives focus back to the chat button. */
+  const closePanel = () => {
+    setOpen(false);
+    setAnnouncements([]);
+    launcherRef.current?.focus();
+  };
+  const onPanelKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape') return;
+    e.stopPropagation();
+    closePanel();
   };
 
   const badge = isAdmin ? (unreadUsers.size ? String(unreadUsers.size) : null) : unread ? '!' : null;
@@ -177,6 +242,7 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
   return (
     <>
       <button
+        ref={launcherRef}
         type="button"
         className={`btn btn-primary rounded-circle shadow shop-chat-button${pulse ? ' shop-chat-pulse' : ''}`}
         aria-label={badge ? `${CHAT_TEXTS.title} (${isAdmin ? `${badge} unread` : 'new message'})` : CHAT_TEXTS.title}
@@ -188,11 +254,13 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
       </button>
       {open && (
         <section
+          ref={panelRef}
           className="shop-chat-panel card shadow"
           role="dialog"
           aria-modal="false"
           aria-labelledby={titleId}
-          onKeyDown={(e) => { if (e.key === 'Escape') setOpen(false); }}
+          tabIndex={-1}
+          onKeyDown={onPanelKeyDown}
         >
           <header className="card-header d-flex align-items-center gap-2">
             <h2 id={titleId} className="h6 mb-0 flex-grow-1">{title}</h2>
@@ -201,12 +269,25 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
                 {adminAvailable ? CHAT_TEXTS.online : CHAT_TEXTS.offline}
               </button>
             )}
-            <button type="button" className="btn-close" aria-label="Close chat" onClick={() => setOpen(false)} />
+            <button type="button" className="btn-close" aria-label="Close chat" onClick={closePanel} />
           </header>
-          {me && conn && (
+          <div className="visually-hidden" aria-live="polite" aria-atomic="false" data-testid="chat-announcer">
+            {announcements.map((a) => <p key={a.id}>{a.text}</p>)}
+          </div>
+          {isSignedOut && (
+            <div className="alert alert-warning rounded-0 mb-0 py-2 small" role="alert" data-testid="chat-signed-out">
+              {SIGNED_OUT_TEXT}{' '}
+              <Link to={`/signin?redirect=${encodeURIComponent(location.pathname + location.search)}`} className="alert-link" onClick={closePanel}>{SIGN_IN_TO_CHAT}</Link>
+            </div>
+          )}
+          {me && conn && !isSignedOut && (
             <div className={`small px-3 py-1 border-bottom ${conn.status === 'open' ? 'text-success-emphasis' : 'text-danger-emphasis'}`} role="status" data-testid="chat-connection">
               {STATUS_TEXT[conn.status]}
-              {!isAdmin && me.kind === 'customer' && conn.status === 'open' && (anyAdminOnline ? ' · an administrator is online' : ' · AI Assistant')}
+              {!isAdmin && conn.status === 'open' && (
+                <span data-testid="chat-responder">
+                  {' · '}{RESPONDER_TEXT[responder ?? (me.kind === 'customer' && anyAdminOnline ? 'admin' : 'ai')]}
+                </span>
+              )}
             </div>
           )}
           {!me && guest === undefined && !user && <div className="card-body" role="status">Loading…</div>}
@@ -224,7 +305,7 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
               )}
               <MessageList messages={visibleMessages} me={me} pending={conn.pending} />
               <Composer
-                disabled={conn.status !== 'open'}
+                disabled={conn.status !== 'open' || isSignedOut}
                 onSend={(text) => {
                   if (isAdmin && !selected) { toast.error(CHAT_TEXTS.selectUser); return false; }
                   return conn.send(text, isAdmin ? selected?.id : undefined) !== null;
@@ -315,15 +396,20 @@ function MessageList({ messages, me, pending }: { messages: ChatMessage[]; me: N
     return m.senderName;
   };
   return (
-    <div className="card-body overflow-auto shop-chat-messages" role="log" aria-live="polite" aria-label="Messages" tabIndex={0}>
+    // Not a live region: the history is not read out again; new messages go to the widget's announcer.
+    <div className="card-body overflow-auto shop-chat-messages" role="region" aria-label="Messages" tabIndex={0}>
       {messages.map((m) => {
         const mine = m.senderId === me.id;
+        const fallback = m.sender === 'ai' && m.fallback === true;
         return (
-          <div key={m.id} className={`mb-2 d-flex flex-column ${mine ? 'align-items-end' : 'align-items-start'}`} data-testid="chat-message">
+          <div key={m.id} className={`mb-2 d-flex flex-column ${mine ? 'align-items-end' : 'align-items-start'}`} data-testid="chat-message" data-fallback={fallback || undefined}>
             <span className="small text-body-secondary">
               <span className="fw-semibold">{label(m)}</span> <time dateTime={m.timestamp}>{timeOf(m.timestamp)}</time>
+              {fallback && <span className="badge text-bg-warning ms-1" data-testid="chat-fallback-label">{FALLBACK_LABEL}</span>}
             </span>
-            <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}`}>{m.content}</span>
+            <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}${fallback ? ' border border-warning-subtle' : ''}`}>
+              <MessageText content={m.content} />
+            </span>
           </div>
         );
       })}

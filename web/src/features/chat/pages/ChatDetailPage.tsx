@@ -7,6 +7,8 @@ import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useChat } from '../api/chat-api';
+import { FALLBACK_BADGE } from '../components/chat-widget-texts';
+import { MessageText } from '../components/MessageText';
 
 const senderLabel = (sender: string, name: string) => (sender === 'user' ? name : sender === 'admin' ? CHAT_TEXTS.admin : CHAT_TEXTS.ai);
 
@@ -33,8 +35,11 @@ export default function ChatDetailPage() {
             <ol className="list-unstyled">
               {data.messages.map((m) => (
                 <li key={m.id} className="border rounded p-2 mb-2">
-                  <div className="small text-body-secondary"><strong>{senderLabel(m.sender, data.userName)}</strong> · <time dateTime={m.timestamp}>{formatDateTime(m.timestamp)}</time></div>
-                  <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{m.content}</div>
+                  <div className="small text-body-secondary">
+                    <strong>{senderLabel(m.sender, data.userName)}</strong> · <time dateTime={m.timestamp}>{formatDateTime(m.timestamp)}</time>
+                    {m.sender === 'ai' && m.fallback === true && <span className="badge text-bg-warning ms-2">{FALLBACK_BADGE}</span>}
+                  </div>
+                  <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}><MessageText content={m.content} /></div>
                 </li>
               ))}
             </ol>

@@ -34,6 +34,22 @@ describe('admin chat history', () => {
     expect(router.state.location.pathname).toBe('/admin/chats');
   });
 
+  it('details page: links in messages are links with rel noopener noreferrer nofollow; an assistant stand-in answer is marked', async () => {
+    const ai = (over: Record<string, unknown>) => ({ ...summary.messages[0], sender: 'ai', senderId: 'ai', clientId: null, ...over });
+    const withLinks = { ...summary, messageCount: 3, messages: [
+      ...summary.messages,
+      ai({ id: '2'.repeat(24), content: 'Track it at https://shop.example/orderhistory.', fallback: true }),
+      ai({ id: '3'.repeat(24), content: 'Anything else?' }),
+    ] };
+    mockApi({ [`GET chat/chat/${chatId}`]: () => ({ body: withLinks }) });
+    renderPage(<ChatDetailPage />, { route: `/admin/chat/${chatId}`, path: '/admin/chat/:id', state: stateWith(admin) });
+    const link = await screen.findByRole('link', { name: 'https://shop.example/orderhistory' });
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(screen.getAllByText('Assistant stood in')).toHaveLength(1);
+    expect(screen.getByText('Assistant stood in').closest('li')).toHaveTextContent('Track it at');
+  });
+
   it("details page errors: 'Chat not found' and 'Failed to fetch chat details'", async () => {
     mockApi({ [`GET chat/chat/${chatId}`]: () => ({ status: 404, body: { message: 'Chat not found' } }) });
     renderPage(<ChatDetailPage />, { route: `/admin/chat/${chatId}`, path: '/admin/chat/:id', state: stateWith(admin) });
