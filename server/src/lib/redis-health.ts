@@ -48,13 +48,18 @@ export function watchRedis(redis: Redis | undefined, log: Log, now: () => number
     redis.on('error', (err: unknown) => { if (redis.status !== 'ready') set(false, err); });
     redis.on('close', () => set(false));
     redis.on('end', () => set(false));
-    // The PING monitor: a command timeout (lib/redis.ts) marks Redis down even while its socket stays
-    // open; the next answered PING marks it up again.
+    // The PING monitor: two PINGs in a row without an answer (the command timeout of lib/redis.ts)
+    // mark Redis down even while its socket stays open (a Redis that hangs); the next answered PING
+    // marks it up again. One miss is not enough: a timer can fire late after a busy event loop.
     let pinging = false;
+    let misses = 0;
     const monitor = setInterval(() => {
       if (pinging || redis.status !== 'ready') return;
       pinging = true;
-      redis.ping().then(() => set(true), (err: unknown) => set(false, err)).finally(() => { pinging = false; });
+      redis.ping().then(
+        () => { misses = 0; set(true); },
+        (err: unknown) => { misses += 1; if (misses >= 2) set(false, err); },
+      ).finally(() => { pinging = false; });
     }, pingEveryMs);
     monitor.unref();
     redis.once('end', () => clearInterval(monitor));

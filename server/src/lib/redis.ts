@@ -36,11 +36,19 @@ export function redisOptions(): RedisOptions {
 export function createRedisClient(url: string): Redis {
   const redis = new Redis(url, redisOptions());
   redis.once('ready', () => {
-    // ioredis reads the option on every command: from now on a command while disconnected fails
-    // at once. Connections made later with duplicate() (the chat hub's subscriber) copy the options
-    // they were made with.
+    // ioredis reads the option on every command: from now on a command while disconnected fails at once.
     redis.options.enableOfflineQueue = false;
   });
+  // A connection made with duplicate() (the chat hub's subscriber) starts with its offline queue on,
+  // whatever this one's is by then (its SUBSCRIBE waits for its own first connection), and without
+  // the command timeout: a subscription has no deadline, and a timer that fires late after a busy
+  // event loop must not cancel it.
+  const duplicate = redis.duplicate.bind(redis);
+  redis.duplicate = (override?: Partial<RedisOptions>) => {
+    const copy = duplicate({ enableOfflineQueue: true, commandTimeout: undefined, ...override });
+    copy.on('error', () => undefined);
+    return copy;
+  };
   // Without a listener ioredis prints every failed reconnect; redis-health.ts logs one line per outage.
   redis.on('error', () => undefined);
   return redis;
