@@ -17,5 +17,5 @@ const server = createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => {
   const addr = server.address();
-  console.log(`port ${addr && typeof addr === 'object' ? addr.port : 0}`);
+  console.info(`port ${addr && typeof addr === 'object' ? addr.port : 0}`);
 });

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { installProcessFaultHandlers, isFatalProcessError, unhandledErrorCounts } from './process-faults.ts';
 
-function fakeProcess() {
-  return new EventEmitter() as unknown as NodeJS.Process;
+/** An event emitter standing in for `process` (handlers are passed it as `proc`). */
+class FakeProcess extends EventEmitter {
+  get asProcess() { return this as unknown as NodeJS.Process; }
 }
+const fakeProcess = () => new FakeProcess();
 
 describe('process faults: unhandled errors are logged and counted, the process keeps serving', () => {
   it('counts each kind, logs it, and does not exit', () => {
@@ -15,7 +17,7 @@ describe('process faults: unhandled errors are logged and counted, the process k
     const logged: string[] = [];
     const exits: number[] = [];
     const before = { ...unhandledErrorCounts() };
-    const remove = installProcessFaultHandlers({ proc, log: { error: (_o, msg) => logged.push(msg) }, exit: (c) => exits.push(c) });
+    const remove = installProcessFaultHandlers({ proc: proc.asProcess, log: { error: (_o, msg) => logged.push(msg) }, exit: (c) => exits.push(c) });
     try {
       proc.emit('uncaughtException', new TypeError("Cannot read properties of null (reading 'type')"));
       proc.emit('unhandledRejection', new Error('rejected'));
@@ -35,7 +37,7 @@ describe('process faults: unhandled errors are logged and counted, the process k
   it('exits for the named fatal errors only', () => {
     const proc = fakeProcess();
     const exits: number[] = [];
-    const remove = installProcessFaultHandlers({ proc, log: { error: () => undefined }, exit: (c) => exits.push(c) });
+    const remove = installProcessFaultHandlers({ proc: proc.asProcess, log: { error: () => undefined }, exit: (c) => exits.push(c) });
     try {
       proc.emit('uncaughtException', Object.assign(new Error('allocation failed'), { code: 'ERR_MEMORY_ALLOCATION_FAILED' }));
       expect(exits).toEqual([1]);
@@ -89,7 +91,7 @@ describe('process faults in /metrics', () => {
 
   it('exports shop_unhandled_errors_total by kind and shop_redis_up', async () => {
     const proc = fakeProcess();
-    const remove = installProcessFaultHandlers({ proc, log: { error: () => undefined }, exit: () => undefined });
+    const remove = installProcessFaultHandlers({ proc: proc.asProcess, log: { error: () => undefined }, exit: () => undefined });
     const before = unhandledErrorCounts().unhandledRejection;
     proc.emit('unhandledRejection', new Error('x'));
     remove();

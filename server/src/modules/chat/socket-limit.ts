@@ -51,7 +51,11 @@ export function createSocketLimiter(opts: { redis?: Redis | undefined; health?: 
   const fallback = createLocalSocketLimiter();
   if (!redis) return fallback;
   const health = opts.health;
-  const redisUsable = () => redis.status === 'ready' && (health?.isUp() ?? true);
+  // Before its first connection a client queues commands (lib/redis.ts); after it, a connection
+  // that is not ready means Redis is away.
+  let everReady = redis.status === 'ready';
+  if (!everReady) redis.once('ready', () => { everReady = true; });
+  const redisUsable = () => (redis.status === 'ready' || !everReady) && (health?.isUp() ?? true);
 
   const held = new Map<string, string>(); // member → ip, for the lease renewals
   const instance = randomBytes(6).toString('hex');
