@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSocketLimiter } from '../modules/chat/socket-limit.ts';
 import { freePort } from '../test/ports.ts';
 import { createFailoverRateLimiter, createMemoryRateLimiter } from './rate-limit.ts';
 
@@ -26,7 +25,7 @@ describe('per-instance rate-limit counters', () => {
   });
 });
 
-describe('failover rate limiter and socket limiter while Redis is unreachable', () => {
+describe('failover rate limiter while Redis is unreachable', () => {
   // A client whose server does not exist: every command fails at once (no offline queue).
   let redis: Redis;
   afterAll(() => { redis?.disconnect(); });
@@ -47,14 +46,5 @@ describe('failover rate limiter and socket limiter while Redis is unreachable', 
     await limiter.reset('k');
     expect(await limiter.count('k')).toBe(0);
 
-    const sockets = createSocketLimiter({ redis, health: { isUp: () => up } });
-    const one = await sockets.acquire('203.0.113.9', 2);
-    const two = await sockets.acquire('203.0.113.9', 2);
-    expect(one).toBeTypeOf('function');
-    expect(two).toBeTypeOf('function');
-    expect(await sockets.acquire('203.0.113.9', 2)).toBeNull();
-    await one!();
-    expect(await sockets.acquire('203.0.113.9', 2)).toBeTypeOf('function');
-    await sockets.close();
   });
 });

@@ -39,7 +39,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   const service = chatServiceFor(app.ctx, app.log);
   const { hub } = service;
   // Sockets per IP are counted in Redis when it is configured, so the limit holds across instances.
-  const socketLimiter = createSocketLimiter({ redis: app.ctx.redis, health: app.ctx.redisHealth });
+  const socketLimiter = createSocketLimiter({ redis: app.ctx.redis });
   const open = new Set<WebSocket>();
 
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
