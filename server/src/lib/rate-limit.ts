@@ -126,15 +126,20 @@ export function createFailoverRateLimiter(
       return fromLocal();
     }
   };
-  return {
-    hit: (key, max, windowSeconds) => either(() => shared.hit(key, max, windowSeconds), () => local.hit(key, max, windowSeconds)),
-    hitMany: (hits) => either(() => shared.hitMany(hits), () => local.hitMany(hits)),
-    count: (key) => either(() => shared.count(key), () => local.count(key)),
-    reset: async (key) => {
-      await local.reset(key);
-      await either(() => shared.reset(key), async () => undefined);
-    },
+  // Every method of the limiter (whatever the interface grows) goes to Redis or, failing that, to
+  // this instance's counters; reset clears both.
+  type Method = (...args: unknown[]) => Promise<unknown>;
+  const limiter = {} as Record<keyof RateLimiter, Method>;
+  for (const name of Object.keys(shared) as Array<keyof RateLimiter>) {
+    const fromRedis = shared[name] as Method;
+    const fromLocal = local[name] as Method;
+    limiter[name] = (...args) => either(() => fromRedis(...args), () => fromLocal(...args));
+  }
+  limiter.reset = async (...args) => {
+    await (local.reset as Method)(...args);
+    await either(() => (shared.reset as Method)(...args), async () => undefined);
   };
+  return limiter as unknown as RateLimiter;
 }
 
 /**
