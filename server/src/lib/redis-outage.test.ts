@@ -167,4 +167,24 @@ describe.skipIf(!hasRedisServer)(`Redis outage with two instances (${TEST_DB})`,
     }
     for (const [step, status] of Object.entries(await visit(B))) expect(status, `${step} after Redis is back`).toBeLessThan(500);
   }, 180_000);
+
+  it('treats a Redis that hangs with its connections open as down, and up again when it answers', async () => {
+    await until('both instances connected', async () => instances.every((i) => i.app.ctx.redisHealth.isUp()), 60_000);
+    redis.pause();
+    try {
+      // Commands time out (1 s); two missed PINGs in a row mark Redis down.
+      await until('both instances to notice the hang', async () => instances.every((i) => !i.app.ctx.redisHealth.isUp()), 30_000);
+      for (const n of [A, B]) {
+        const statuses = await visit(n, CHAT_HUB_FALLS_BACK);
+        for (const [step, status] of Object.entries(statuses)) expect(status, `${step} while Redis hangs`).toBeLessThan(500);
+        const ready = await inject(n, { method: 'GET', url: '/api/ready' });
+        expect(ready.json()).toEqual({ status: 'ready', degraded: ['redis'] });
+      }
+      expect(await sharedCount()).toBe(1);
+    } finally {
+      redis.resume();
+    }
+    await until('both instances to see Redis answer again', async () => instances.every((i) => i.app.ctx.redisHealth.isUp()), 60_000);
+    await until('shared counters again', async () => (await sharedCount()) === 2, 30_000);
+  }, 180_000);
 });

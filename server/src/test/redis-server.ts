@@ -14,6 +14,9 @@ export interface TestRedisServer {
   readonly url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that hangs with its connections open. */
+  pause(): void;
+  resume(): void;
 }
 
 export async function startRedisServer(): Promise<TestRedisServer> {
@@ -49,5 +52,9 @@ export async function startRedisServer(): Promise<TestRedisServer> {
     await exited;
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}/0`, start, stop };
+  return {
+    port, url: `redis://127.0.0.1:${port}/0`, start, stop,
+    pause: () => { child?.kill('SIGSTOP'); },
+    resume: () => { child?.kill('SIGCONT'); },
+  };
 }
