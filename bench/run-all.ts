@@ -13,6 +13,7 @@ const BENCHMARKS: Array<{ name: string; file: string; about: string }> = [
   { name: 'chat', file: 'chat.ts', about: 'sockets held, delivery latency on one instance and across two via Redis, AI answer time' },
   { name: 'dashboard', file: 'dashboard.ts', about: 'admin summary on PostgreSQL (200k orders) and PGlite (20k orders), 10 admins' },
   { name: 'chaos', file: 'chaos.ts', about: 'kill -9 under checkout and chat load, then a consistency check' },
+  { name: 'chaos-fleet', file: 'chaos-fleet.ts', about: '3 instances behind HAProxy, kill -9 of one then another under load: failed GETs, orders, chat' },
   { name: 'startup', file: 'startup.ts', about: 'start to healthy and memory at idle of the compiled server, PGlite and PostgreSQL, fresh and second start' },
   { name: 'soak', file: 'soak.ts', about: 'mixed traffic on two instances for --minutes (default 10): errors, p99 per route, RSS slope' },
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { apiDate, calendarDay } from './dates.ts';
 import { orderSchema } from './orders.ts';
 
 // ---------------------------------------------------------------- users administration (issue 9)
@@ -78,8 +79,7 @@ export const DASHBOARD_RANGES = [7, 30, 90] as const;
 export const DASHBOARD_RECENT_ORDERS = 5;
 export const TOP_PRODUCTS_OF_INTEREST = 5;
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must look like YYYY-MM-DD')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'Dates must be real calendar days');
+const isoDay = calendarDay('Dates', { format: 'Dates must look like YYYY-MM-DD', real: 'Dates must be real calendar days' });
 
 export const summaryQuerySchema = z.object({ from: isoDay.optional(), to: isoDay.optional() });
 export type SummaryQuery = z.infer<typeof summaryQuerySchema>;
@@ -167,11 +167,8 @@ const optionalText = (label: string) => z.string({ error: `${label} must be text
 export const updateLeadBodySchema = z.object({
   status: z.enum(LEAD_STATUSES, { error: `Status must be one of ${LEAD_STATUSES.join(', ')}` }),
   notes: z.string({ error: 'Notes must be text' }).max(LEAD_NOTES_MAX, `Notes must be at most ${LEAD_NOTES_MAX} characters`).optional(),
-  followUpDate: z.union([
-    z.literal(''),
-    z.null(),
-    z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'Follow-up date must be a valid date'),
-  ], { error: 'Follow-up date must be a valid date' }).optional(),
+  // '' or null clears it.
+  followUpDate: apiDate('Follow-up date', { format: 'Follow-up date must be a valid date (YYYY-MM-DD)' }, { allowEmpty: true }).nullable().optional(),
   contactMethod: optionalText('Contact method'),
   qualificationCriteria: optionalText('Qualification criteria'),
   nextSteps: optionalText('Next steps'),

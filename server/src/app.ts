@@ -6,7 +6,6 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 
 import {
   jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { DestinationStream } from 'pino';
@@ -23,7 +22,8 @@ import { registerMultipart } from './lib/multipart.ts';
 import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
 import { registerOriginCheck } from './lib/origin-check.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
+import { createFailoverRateLimiter, createMemoryRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
+import { createRedisClient } from './lib/redis.ts';
 import { watchRedis } from './lib/redis-health.ts';
 import { registerSpa } from './lib/spa.ts';
 import { createTokenSigner } from './lib/tokens.ts';
@@ -74,7 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl) : undefined;
+  const redisHealth = watchRedis(redis, app.log);
   // Every periodic or queued piece of work runs on this runner: claimed in the database under a
   // lease, so a fleet does each item once (see lib/jobs.ts and README "Deploying").
   const jobRunner = createJobRunner({ db: database.db, log: app.log, pollMs: config.jobsPollMs, leaseMs: config.jobsLeaseMs });
@@ -87,10 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       onQueued: () => jobRunner.kick(),
     }),
     background: deps.background ?? createBackgroundTasks(app.log),
-    rateLimiter: deps.rateLimiter ?? (redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter()),
+    rateLimiter: deps.rateLimiter ?? (redis ? createFailoverRateLimiter(redis, redisHealth) : createMemoryRateLimiter()),
     signer: createTokenSigner(config.jwtSecret, config.accessTokenTtlSeconds),
     redis,
-    redisHealth: watchRedis(redis, app.log),
+    redisHealth,
     htmlTransforms: [],
     jobs: jobRunner,
     onClose: [],

@@ -20,6 +20,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(5),
   REDIS_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
@@ -88,6 +89,8 @@ export interface Config {
   databasePoolSize: number;
   /** Parameterised queries run as per-connection prepared statements (PostgreSQL). */
   databasePreparedStatements: boolean;
+  /** A new database connection that takes longer fails (the request answers 503): DATABASE_CONNECT_TIMEOUT_SECONDS. */
+  databaseConnectTimeoutSeconds: number;
   redisUrl: string | undefined;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -194,6 +197,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseConnectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
     redisUrl: e.REDIS_URL || undefined,
     jwtSecret,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,

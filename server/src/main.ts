@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.ts';
 import { initPgliteInChild, isFreshPgliteDir } from './db/pglite-init.ts';
 import { claimPgliteDir, PgliteInUseError } from './db/pglite-lock.ts';
 import { drainAndClose } from './modules/health/shutdown.ts';
+import { installProcessFaultHandlers } from './lib/process-faults.ts';
 import { fillDemoImagesAfterStart, runStartupTasks } from './startup.ts';
 import cluster from 'node:cluster';
 import path from 'node:path';
@@ -57,9 +58,13 @@ async function main() {
     pgliteDir,
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
+    connectTimeoutSeconds: config.databaseConnectTimeoutSeconds,
   });
   await migrate(database);
   const app = await buildApp({ config, database });
+  // From here on an error nothing caught is logged and counted, and the shop keeps serving (a fault
+  // during the start above still ends the process: see lib/process-faults.ts).
+  installProcessFaultHandlers({ log: app.log });
   if (init) app.ctx.onClose.push(() => init.stop());
   await runStartupTasks(app, database);
 

@@ -47,6 +47,11 @@ export interface DatabaseOptions {
    * track prepared statements (pgbouncer before 1.21, or without max_prepared_statements).
    */
   preparedStatements?: boolean;
+  /**
+   * PostgreSQL only: a new connection that is not established within this many seconds fails
+   * (default 5), so requests during a database outage fail fast (503) instead of queueing.
+   */
+  connectTimeoutSeconds?: number;
   /** PGlite only: PostgreSQL's shared_buffers (default PGLITE_SHARED_BUFFERS; see pgliteWasmModule). */
   pgliteSharedBuffers?: string;
 }
@@ -144,7 +149,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 20,
+      connectionTimeoutMillis: Math.round((opts.connectTimeoutSeconds ?? 5) * 1000),
+    });
     pool.on('error', () => {
       /* idle client errors are surfaced by the next query */
     });

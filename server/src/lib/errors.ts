@@ -22,3 +22,45 @@ export const conflict = (message: string, fieldErrors?: FieldErrors) => new AppE
 export const tooManyRequests = (message = 'Too many attempts. Please try again later.') =>
   new AppError(429, message, 'RATE_LIMITED');
 export const unavailable = (message = 'Service unavailable') => new AppError(503, message, 'UNAVAILABLE');
+
+/** The answer to every API request while the database cannot be reached (with `Retry-After`). */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The shop is temporarily unavailable, please try again in a moment';
+export const DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
+  '57P01', '57P02', '57P03', '53300',
+]);
+const CONNECTION_ERROR_MESSAGES = [
+  /timeout exceeded when trying to connect/i,
+  /Connection terminated/i,
+  /Client has encountered a connection error/i,
+  /Client was closed and is not queryable/i,
+  /Cannot use a pool after calling end/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+  /terminating connection due to administrator command/i,
+];
+
+/**
+ * Whether `err` (or an error in its `cause` chain: Drizzle wraps the driver's) says the database
+ * cannot be reached: a refused, reset or timed-out connection, a server shutting down or starting
+ * (57P01-57P03), SQLSTATE class 08 (connection exception), or the pool's connect timeout. Such an
+ * error is the database's outage, not the request's fault: 503 with Retry-After, never 500.
+ */
+export function isDatabaseUnavailableError(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    // fetch() to an outside service (PayPal, the supplier, the LLM) failing is not the database's outage.
+    if (current instanceof TypeError && current.message === 'fetch failed') return false;
+    const { code, message, errors } = current as { code?: unknown; message?: unknown; errors?: unknown };
+    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof message === 'string' && CONNECTION_ERROR_MESSAGES.some((re) => re.test(message))) return true;
+    // AggregateError (a host with several addresses, each refused).
+    if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailableError(e))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, type FieldErrors } from './errors.ts';
+import {
+  AppError, DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailableError, type FieldErrors,
+} from './errors.ts';
 import { INVALID_UPLOAD, isMalformedMultipartError } from './multipart.ts';
 
 interface ValidationIssue {
@@ -51,6 +53,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'Request body is not valid JSON' : fe.message;
       return reply.status(status).send({ message, code: fe.code ?? 'BAD_REQUEST' });
+    }
+    if (isDatabaseUnavailableError(error)) {
+      // Logged at warn without the stack: during an outage every request ends here.
+      request.log.warn({ err: { message: error.message, code: (error as { code?: unknown }).code }, method: request.method, route: request.routeOptions.url ?? null, status: 503 }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'DATABASE_UNAVAILABLE' });
     }
     const sent = status >= 500 && status < 600 ? status : 500;
     request.log.error({ err: error, method: request.method, route: request.routeOptions.url ?? null, status: sent }, 'request failed');

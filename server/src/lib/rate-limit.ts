@@ -2,6 +2,7 @@ import { TOO_MANY_ATTEMPTS } from '@shop/contracts';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { tooManyRequests } from './errors.ts';
+import type { RedisHealth } from './redis-health.ts';
 
 export interface RateLimitResult {
   /** Hits in the current window, this one included. */
@@ -21,7 +22,12 @@ export interface RateLimiter {
   reset(key: string): Promise<void>;
 }
 
-export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+/** Per-instance counters keep at most this many keys; the oldest window is dropped for a new one. */
+export const MEMORY_RATE_LIMIT_MAX_KEYS = 100_000;
+
+export function createMemoryRateLimiter(now: () => number = Date.now, opts: { maxKeys?: number } = {}): RateLimiter {
+  const maxKeys = opts.maxKeys ?? MEMORY_RATE_LIMIT_MAX_KEYS;
+  // Insertion order is the order windows started in: the first key is the oldest.
   const buckets = new Map<string, { count: number; resetAt: number }>();
   let lastSweep = now();
   const limiter: RateLimiter = {
@@ -37,6 +43,12 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       let bucket = buckets.get(key);
       if (!bucket || bucket.resetAt <= t) {
         bucket = { count: 0, resetAt: t + windowSeconds * 1000 };
+        buckets.delete(key);
+        while (buckets.size >= maxKeys) {
+          const oldest = buckets.keys().next().value;
+          if (oldest === undefined) break;
+          buckets.delete(oldest);
+        }
         buckets.set(key, bucket);
       }
       bucket.count += 1;
@@ -90,6 +102,44 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimite
     },
   };
   return limiter;
+}
+
+/**
+ * Shared counters in Redis while it is reachable; while it is not (`health` says down, or a command
+ * fails or times out), this instance's own bounded counters (createMemoryRateLimiter) take over, so
+ * a Redis outage never fails or delays a request. The limits then hold per instance rather than per
+ * fleet; the shared counters resume by themselves when Redis is back.
+ */
+export function createFailoverRateLimiter(
+  redis: Redis,
+  health: Pick<RedisHealth, 'isUp'>,
+  opts: { prefix?: string; maxKeys?: number; now?: () => number } = {},
+): RateLimiter {
+  const shared = createRedisRateLimiter(redis, opts.prefix);
+  const local = createMemoryRateLimiter(opts.now, { maxKeys: opts.maxKeys ?? MEMORY_RATE_LIMIT_MAX_KEYS });
+  const either = async <T>(fromRedis: () => Promise<T>, fromLocal: () => Promise<T>): Promise<T> => {
+    if (!health.isUp()) return fromLocal();
+    try {
+      return await fromRedis();
+    } catch {
+      // Redis failed between two health checks: redis-health.ts logs the outage once.
+      return fromLocal();
+    }
+  };
+  // Every method of the limiter (whatever the interface grows) goes to Redis or, failing that, to
+  // this instance's counters; reset clears both.
+  type Method = (...args: unknown[]) => Promise<unknown>;
+  const limiter = {} as Record<keyof RateLimiter, Method>;
+  for (const name of Object.keys(shared) as Array<keyof RateLimiter>) {
+    const fromRedis = shared[name] as Method;
+    const fromLocal = local[name] as Method;
+    limiter[name] = (...args) => either(() => fromRedis(...args), () => fromLocal(...args));
+  }
+  limiter.reset = async (...args) => {
+    await (local.reset as Method)(...args);
+    await either(() => (shared.reset as Method)(...args), async () => undefined);
+  };
+  return limiter as unknown as RateLimiter;
 }
 
 /**

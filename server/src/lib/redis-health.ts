@@ -19,7 +19,10 @@ export interface RedisHealth {
   downForSeconds(): number;
 }
 
-export function watchRedis(redis: Redis | undefined, log: Log, now: () => number = Date.now): RedisHealth {
+/** How often a connected Redis is PINGed: a Redis that hangs without closing the connection counts as down. */
+export const REDIS_PING_EVERY_MS = 1_000;
+
+export function watchRedis(redis: Redis | undefined, log: Log, now: () => number = Date.now, pingEveryMs = REDIS_PING_EVERY_MS): RedisHealth {
   const listeners: Array<(up: boolean) => void> = [];
   // Until the first connection is ready Redis counts as up: a start must not report an outage for
   // the few milliseconds the connection takes (commands issued meanwhile are queued by ioredis).
@@ -45,6 +48,21 @@ export function watchRedis(redis: Redis | undefined, log: Log, now: () => number
     redis.on('error', (err: unknown) => { if (redis.status !== 'ready') set(false, err); });
     redis.on('close', () => set(false));
     redis.on('end', () => set(false));
+    // The PING monitor: two PINGs in a row without an answer (the command timeout of lib/redis.ts)
+    // mark Redis down even while its socket stays open (a Redis that hangs); the next answered PING
+    // marks it up again. One miss is not enough: a timer can fire late after a busy event loop.
+    let pinging = false;
+    let misses = 0;
+    const monitor = setInterval(() => {
+      if (pinging || redis.status !== 'ready') return;
+      pinging = true;
+      redis.ping().then(
+        () => { misses = 0; set(true); },
+        (err: unknown) => { misses += 1; if (misses >= 2) set(false, err); },
+      ).finally(() => { pinging = false; });
+    }, pingEveryMs);
+    monitor.unref();
+    redis.once('end', () => clearInterval(monitor));
   }
   return {
     configured: Boolean(redis),

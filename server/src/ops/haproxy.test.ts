@@ -22,10 +22,15 @@ const PORT = await freePortRange(3);
 const BACKENDS = [PORT + 1, PORT + 2];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Backend { server: Server; port: number; ready: number; seen: IncomingHttpHeaders[]; sockets: Set<Socket> }
+interface Backend {
+  server: Server; port: number; ready: number; seen: IncomingHttpHeaders[]; sockets: Set<Socket>;
+  /** Dies on /flaky: the connection closes with no answer (as an instance killed mid-request). */
+  flaky: boolean;
+  flakySeen: string[];
+}
 
 function startBackend(port: number): Promise<Backend> {
-  const backend: Backend = { server: createServer(), port, ready: 200, seen: [], sockets: new Set() };
+  const backend: Backend = { server: createServer(), port, ready: 200, seen: [], sockets: new Set(), flaky: false, flakySeen: [] };
   backend.server.on('connection', (c) => {
     backend.sockets.add(c);
     c.on('close', () => backend.sockets.delete(c));
@@ -33,6 +38,12 @@ function startBackend(port: number): Promise<Backend> {
   backend.server.on('request', (req, res) => {
     if (req.url === '/api/ready') {
       res.writeHead(backend.ready).end();
+      return;
+    }
+    if (req.url === '/flaky') {
+      backend.flakySeen.push(req.method ?? '');
+      if (backend.flaky) { req.socket.destroy(); return; }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ port }));
       return;
     }
     backend.seen.push(req.headers);
@@ -94,7 +105,17 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     const rendered = readFileSync(path.join(dir, 'haproxy.cfg'), 'utf8');
     expect(rendered).toContain(`    bind :${PORT}\n`);
     expect(rendered).toContain(`    server app1 127.0.0.1:${BACKENDS[0]}\n    server app2 127.0.0.1:${BACKENDS[1]}\n    # end servers`);
-    expect(rendered).toContain('default-server check inter 200ms fall 2 rise 2');
+    expect(rendered).toContain('default-server check inter 200ms fastinter 200ms fall 2 rise 2');
+    // A killed instance: retries on another instance, after-the-request retries for idempotent methods only.
+    const shipped = readFileSync(HAPROXY_TEMPLATE, 'utf8');
+    for (const text of [shipped, rendered]) {
+      expect(text).toMatch(/^\s*retries 3$/m);
+      expect(text).toMatch(/^\s*retry-on conn-failure empty-response$/m);
+      expect(text).toMatch(/^\s*option redispatch 1$/m);
+      expect(text).toMatch(/^\s*http-request disable-l7-retry unless METH_GET \|\| METH_OPTIONS$/m);
+    }
+    // Out within 3 s: the first failed check at most `inter` after the death, the second `fastinter` later.
+    expect(shipped).toMatch(/^\s*default-server check inter 800ms fastinter 200ms fall 2 rise 2 /m);
     expect(rendered).not.toMatch(/chroot|user haproxy|127\.0\.0\.1:3001/);
     expect(rendered).toContain('http-check send meth GET uri /api/ready');
     expect(rendered).not.toMatch(/^\s*compression/m);
@@ -155,5 +176,57 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     b.ready = 200;
     while ((await readServerStates(socket)).app2?.status !== 'UP') await sleep(50);
     expect(haproxyLog).toContain('Server shop/app2 is DOWN, reason: Layer7 wrong status, code: 503');
+  });
+
+  it('retries a GET that an instance dropped without an answer on the other one, never a POST', async () => {
+    const [a, b] = backends as [Backend, Backend];
+    const reset = () => { a.flakySeen.length = 0; b.flakySeen.length = 0; };
+    // Failed: HAProxy answers 502, or closes the connection when the instance sent nothing at all.
+    const statusOf = (init?: RequestInit) => fetch(`http://127.0.0.1:${PORT}/flaky`, init).then((r) => r.status, () => 'closed');
+    try {
+      a.flaky = true;
+      b.flaky = false;
+      reset();
+      for (let i = 0; i < 10; i += 1) {
+        const res = await fetch(`http://127.0.0.1:${PORT}/flaky`);
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { port: number }).port).toBe(b.port);
+      }
+      expect(b.flakySeen.filter((m) => m === 'GET')).toHaveLength(10);
+      // Both drop it: a GET is tried 1 + 3 times before it fails; a POST once (it may have been carried out).
+      b.flaky = true;
+      reset();
+      expect(await statusOf()).not.toBe(200);
+      expect(a.flakySeen.length + b.flakySeen.length).toBe(4);
+      reset();
+      expect(await statusOf({ method: 'POST', body: '{}' })).not.toBe(200);
+      expect([...a.flakySeen, ...b.flakySeen]).toEqual(['POST']);
+    } finally {
+      a.flaky = false;
+      b.flaky = false;
+    }
+  });
+
+  it('sends every request, a POST too, to the live instance when one is killed, and takes the dead one out', async () => {
+    const [a, b] = backends as [Backend, Backend];
+    // app2 dies: its port refuses connections.
+    for (const c of b.sockets) c.destroy();
+    await new Promise((r) => b.server.close(r));
+    b.sockets.clear();
+    const killedAt = Date.now();
+    a.flakySeen.length = 0;
+    for (let i = 0; i < 10; i += 1) {
+      expect((await fetch(`http://127.0.0.1:${PORT}/flaky`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${PORT}/flaky`, { method: 'POST', body: '{}' })).status).toBe(200);
+    }
+    expect(a.flakySeen).toHaveLength(20);
+    const deadline = Date.now() + 10_000;
+    while ((await readServerStates(socket)).app2?.status !== 'DOWN') {
+      if (Date.now() > deadline) throw new Error('app2 never went DOWN');
+      await sleep(50);
+    }
+    console.info(`HAProxy (checks every 200 ms here): a killed instance out of rotation after ${Date.now() - killedAt} ms`);
+    // Brought back for afterAll, which closes every backend.
+    await new Promise<void>((r) => b.server.listen(b.port, '127.0.0.1', () => r()));
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { INVALID_DATE_EXAMPLES } from '@shop/contracts';
 import { z } from 'zod';
 
 /* Input generators for the route fuzz test: from a route's zod schemas (through JSON Schema) to
@@ -49,6 +50,8 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
     '__proto__', 'constructor', 'prototype', '\uD83D\uDE00', 'Ω≈ç√∫', 'ｆｕｌｌ', '\u202Eevil', 'a'.repeat(300),
   ),
   fc.integer({ min: 1_000, max: 200_000 }).map((n) => 'x'.repeat(n)),
+  // Dates that are not real calendar dates or lie outside 2000-2100 (contracts/src/dates.ts).
+  fc.constantFrom(...INVALID_DATE_EXAMPLES),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
 );
