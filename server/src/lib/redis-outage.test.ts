@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.ts';
@@ -17,12 +16,6 @@ import { createUser, openTestDatabase, TEST_DB, testConfig, type TestApp, type T
  * warning is logged for the outage. When it is back: not degraded, and the instances share their
  * counters again. Conditions are polled with generous deadlines (a loaded machine is slow, never wrong).
  */
-/**
- * The chat hub's own fallback to this instance while Redis is down belongs to the chat work (issue 19,
- * branch chat: createChatHub's `isRedisUp`); until it is merged, a guest session answers 500 while
- * Redis is down and the chat steps below are left out. Once merged, they run. (Delete this guard then.)
- */
-const CHAT_HUB_FALLS_BACK = readFileSync(new URL('../modules/chat/chat-hub.ts', import.meta.url), 'utf8').includes('isRedisUp');
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -134,11 +127,11 @@ describe.skipIf(!hasRedisServer)(`Redis outage with two instances (${TEST_DB})`,
     const slowest: number[] = [];
     for (const n of [A, B, A, B]) {
       const started = Date.now();
-      const statuses = await visit(n, CHAT_HUB_FALLS_BACK);
+      const statuses = await visit(n);
       slowest.push(Date.now() - started);
       for (const [step, status] of Object.entries(statuses)) expect(status, `${step} on ${n ? 'B' : 'A'} while Redis is down`).toBeLessThan(500);
       expect(statuses.signIn).toBe(200);
-      if (CHAT_HUB_FALLS_BACK) expect(statuses.chatHello).toBe(200);
+      expect(statuses.chatHello).toBe(200);
       const ready = await inject(n, { method: 'GET', url: '/api/ready' });
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toEqual({ status: 'ready', degraded: ['redis'] });
@@ -175,7 +168,7 @@ describe.skipIf(!hasRedisServer)(`Redis outage with two instances (${TEST_DB})`,
       // Commands time out (1 s); two missed PINGs in a row mark Redis down.
       await until('both instances to notice the hang', async () => instances.every((i) => !i.app.ctx.redisHealth.isUp()), 30_000);
       for (const n of [A, B]) {
-        const statuses = await visit(n, CHAT_HUB_FALLS_BACK);
+        const statuses = await visit(n);
         for (const [step, status] of Object.entries(statuses)) expect(status, `${step} while Redis hangs`).toBeLessThan(500);
         const ready = await inject(n, { method: 'GET', url: '/api/ready' });
         expect(ready.json()).toEqual({ status: 'ready', degraded: ['redis'] });
