@@ -32,6 +32,7 @@ const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
 const OrderHistoryPage = lazyPage(() => import('../features/orders/pages/OrderHistoryPage'));
 const ProfilePage = lazyPage(() => import('../features/users/pages/ProfilePage'));
 const UnsubscribePage = lazyPage(() => import('../features/newsletter/pages/UnsubscribePage'));
+const DevMailboxPage = lazyPage(() => import('../features/dev-mailbox/pages/DevMailboxPage'));
 
 const protectedPage = (Page: ComponentType) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
 const guestPage = (Page: ComponentType) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
@@ -53,6 +54,8 @@ export const routes: RouteObject[] = [
       { path: '/confirm-signup', element: page(ConfirmSignUpPage) },
       { path: '/cj-products', element: page(CjProductsPublicPage) },
       { path: '/newsletter/unsubscribe', element: page(UnsubscribePage) },
+      // Development only (the API answers 404 in production): the mail the shop kept.
+      { path: '/dev/mailbox', element: page(DevMailboxPage) },
       { path: '/shipping', element: protectedPage(ShippingPage) },
       { path: '/payment', element: protectedPage(PaymentPage) },
       { path: '/placeorder', element: protectedPage(PlaceOrderPage) },
