@@ -3,6 +3,8 @@ import { expect, test } from './fixtures';
 // A tab opened before a deploy (or on a network that drops) asks for a page's chunk that does not
 // load: the app reloads once, and if the chunk still fails, the app shell shows a friendly message
 // with a Retry button (also offline), never the router's bare error screen.
+const isChunk = (url: URL) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js');
+
 test('a page chunk that fails to load: one reload, then the friendly message in the shell; Retry loads it once it is back', async ({ page, context }) => {
   const loaded = new Set<string>();
   page.on('request', (r) => { if (/\/assets\/.+\.js$/.test(new URL(r.url()).pathname)) loaded.add(r.url()); });
@@ -14,9 +16,10 @@ test('a page chunk that fails to load: one reload, then the friendly message in 
   expect(loads).toBe(1);
 
   // The chunks this tab has not loaded yet are gone (a deploy removed them) or unreachable.
+  const before = new Set(loaded);
   let blocked = 0;
-  await page.route(/\/assets\/.+\.js$/, async (route) => {
-    if (loaded.has(route.request().url())) return route.continue();
+  await page.route(isChunk, async (route) => {
+    if (before.has(route.request().url())) return route.continue();
     blocked += 1;
     return route.abort('failed');
   });
@@ -43,7 +46,7 @@ test('a page chunk that fails to load: one reload, then the friendly message in 
 
   // Back online, the chunks reachable again: Retry shows the page, still without a reload.
   await context.setOffline(false);
-  await page.unroute(/\/assets\/.+\.js$/);
+  await page.unroute(isChunk);
   await page.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible();

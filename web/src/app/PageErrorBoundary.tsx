@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { ChunkLoadError } from './lazy-page';
+import { ChunkLoadError, retryFailedChunks } from './lazy-page';
 
 interface BoundaryProps {
   locationKey: string;
@@ -33,7 +33,10 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
     console.error('The page failed', error, info.componentStack);
   }
 
-  private readonly retry = () => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
+  private readonly retry = () => {
+    retryFailedChunks();
+    this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
+  };
 
   override render() {
     const { error, attempt } = this.state;

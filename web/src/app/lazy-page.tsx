@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 
 /** sessionStorage: when the page was last reloaded because a chunk failed to load. */
 export const CHUNK_RELOAD_KEY = 'shop:chunk-reload-at';
@@ -35,26 +35,33 @@ export function reloadOnceForChunk(now: number = Date.now()): boolean {
  * React.lazy for the app's pages and deferred parts, made for deploys and flaky networks: a chunk
  * that fails to load reloads the page once (reloadOnceForChunk); if that does not help, the import
  * fails with a ChunkLoadError for the nearest PageErrorBoundary to show, and its Retry button
- * renders the part again, which tries the import anew (React.lazy alone would keep the failure).
+ * (retryFailedChunks) makes the part try the import anew (React.lazy alone would keep the failure).
  */
+/** Bumped by Retry (retryFailedChunks): failed parts try their import again on their next render. */
+let retryEpoch = 0;
+
+/** Makes every part whose chunk failed import it anew when next rendered (the Retry button). */
+export function retryFailedChunks(): void {
+  retryEpoch += 1;
+}
+
 export function lazyPage<P extends object>(factory: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
-  const state = { failed: false };
+  const state = { failedAt: -1 };
   const load = () =>
     factory().catch((err: unknown) => {
       if (reloadOnceForChunk()) return new Promise<never>(() => undefined); // the page is going away
-      state.failed = true;
+      state.failedAt = retryEpoch;
       throw new ChunkLoadError(err);
     });
   let shared = lazy(load);
   function LazyPage(props: P) {
-    // A new instance after a failure (Retry, another visit) gets a fresh import.
-    const [Component] = useState(() => {
-      if (state.failed) {
-        state.failed = false;
-        shared = lazy(load);
-      }
-      return shared;
-    });
+    // Only after a Retry does a failed part import again (a render that simply repeats must not
+    // start a new request each time).
+    if (state.failedAt >= 0 && state.failedAt < retryEpoch) {
+      state.failedAt = -1;
+      shared = lazy(load);
+    }
+    const Component = shared;
     return <Component {...props} />;
   }
   return LazyPage;
