@@ -60,7 +60,7 @@ describe('a lazy page whose chunk fails after the reload', () => {
   });
 
   it('a first failure reloads the page instead of showing anything', async () => {
-    const Page = lazyPage(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    const Page = lazyPage<object>(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
     render(
       <MemoryRouter>
         <PageErrorBoundary>
