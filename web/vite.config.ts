@@ -1,6 +1,9 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { DEFAULT_KEEP_BUILDS, DEFAULT_KEEP_DAYS, envCount, planAssetRetention, type AssetBuild } from './src/lib/asset-retention';
 
 /**
  * react-router's build creates its components with top-level `React.forwardRef(...)` /
@@ -26,10 +29,55 @@ function reactRouterTreeShaking(): Plugin {
   };
 }
 
+/**
+ * Deploys keep old tabs working: the build empties its output directory, so before that the
+ * hashed assets of the builds before are read, and after it those of the last
+ * WEB_ASSET_KEEP_BUILDS builds (not older than WEB_ASSET_KEEP_DAYS) are written back beside the
+ * new ones (src/lib/asset-retention.ts decides). The history is `.vite/asset-builds.json`.
+ */
+function keepPreviousAssets(): Plugin {
+  let outDir = '';
+  let saved = new Map<string, Buffer>();
+  let history: AssetBuild[] = [];
+  const historyFile = () => path.join(outDir, '.vite', 'asset-builds.json');
+  return {
+    name: 'shop:keep-previous-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    buildStart() {
+      saved = new Map();
+      const assets = path.join(outDir, 'assets');
+      if (existsSync(assets)) {
+        for (const name of readdirSync(assets)) saved.set(`assets/${name}`, readFileSync(path.join(assets, name)));
+      }
+      try {
+        history = JSON.parse(readFileSync(historyFile(), 'utf8')) as AssetBuild[];
+      } catch {
+        history = [];
+      }
+    },
+    writeBundle(_options, bundle) {
+      const now = Date.now();
+      const current: AssetBuild = { id: new Date(now).toISOString(), builtAt: now, files: Object.keys(bundle).filter((f) => f.startsWith('assets/')).sort() };
+      const plan = planAssetRetention({
+        history, current, existing: [...saved.keys()], now,
+        keepBuilds: envCount(process.env.WEB_ASSET_KEEP_BUILDS, DEFAULT_KEEP_BUILDS),
+        keepDays: envCount(process.env.WEB_ASSET_KEEP_DAYS, DEFAULT_KEEP_DAYS),
+      });
+      for (const file of plan.restore) writeFileSync(path.join(outDir, file), saved.get(file)!);
+      mkdirSync(path.dirname(historyFile()), { recursive: true });
+      writeFileSync(historyFile(), `${JSON.stringify(plan.history, null, 1)}\n`);
+      saved = new Map();
+    },
+  };
+}
+
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), reactRouterTreeShaking()],
+  plugins: [react(), reactRouterTreeShaking(), keepPreviousAssets()],
   build: {
     outDir: process.env.WEB_OUT_DIR ?? 'dist',
     emptyOutDir: true,

@@ -13,3 +13,4 @@ export * from './backoffice.ts';
 export * from './newsletter.ts';
 export * from './chat.ts';
 export * from './dates.ts';
+export * from './dev-mailbox.ts';

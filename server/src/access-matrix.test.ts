@@ -115,6 +115,8 @@ export const MATRIX: Record<string, Declaration> = {
   'GET /api/docs/': { expect: adminOnly(200) },
   'GET /api/health': { expect: all(200) },
   'GET /api/ready': { expect: all(200) },
+  // the development mailbox (outside production, without SMTP_URL; not registered in production)
+  'GET /api/dev/mailbox': { expect: all(200) },
 
   // accounts
   'POST /api/users/signup': { expect: all(202), request: () => ({ body: { name: 'New Person', email: `${unique('signup')}@example.com`, password: 'password123' } }) },

@@ -17,6 +17,7 @@ import { createJobRunner, pruneFinishedJobs } from './lib/jobs.ts';
 import { registerInputGuard } from './lib/input-guard.ts';
 import { loggerOptions, registerRequestLogging } from './lib/logging.ts';
 import { createMailer, MAIL_SEND_JOB, registerMailJobs, type Mailer } from './lib/mailer.ts';
+import { createMailSealer } from './lib/mail-seal.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { registerMultipart } from './lib/multipart.ts';
 import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
@@ -79,12 +80,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Every periodic or queued piece of work runs on this runner: claimed in the database under a
   // lease, so a fleet does each item once (see lib/jobs.ts and README "Deploying").
   const jobRunner = createJobRunner({ db: database.db, log: app.log, pollMs: config.jobsPollMs, leaseMs: config.jobsLeaseMs });
+  const mailSealer = createMailSealer(config.dataEncryptionKey);
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
     mailer: deps.mailer ?? createMailer({
-      db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, isProduction: config.isProduction,
+      db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, isProduction: config.isProduction, sealer: mailSealer,
       onQueued: () => jobRunner.kick(),
     }),
     background: deps.background ?? createBackgroundTasks(app.log),
@@ -100,9 +102,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     lifecycle: { draining: false },
     onDrain: [],
     recheckChatSockets: () => undefined, // replaced by the chat module
+    mailSealer,
   };
   app.decorate('ctx', ctx);
-  if (!deps.mailer) registerMailJobs(jobRunner, { db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  registerMailJobs(jobRunner, {
+    db: database.db, smtpUrl: deps.mailer ? undefined : config.smtpUrl, from: config.mailFrom, sealer: mailSealer, eraseEveryMs: config.cleanupEveryMs,
+  });
   // Finished periodic jobs (one row per period) and sent-mail jobs are deleted after a week.
   jobRunner.register(JOBS_PRUNE_JOB, async () => ({
     deleted: await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), [MAIL_SEND_JOB]),

@@ -74,6 +74,9 @@ const envSchema = z.object({
   METRICS_ACCESS: opsAccess.optional(),
   API_DOCS_ACCESS: opsAccess.optional(),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  // Mail bodies at rest are sealed with a key derived from this (JWT_SECRET when unset), issue 21.
+  BACKUP_PASSPHRASE: z.string().optional(),
+  DATA_ENCRYPTION_KEY: z.string().min(32, 'DATA_ENCRYPTION_KEY must be at least 32 characters').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -137,6 +140,12 @@ export interface Config {
   webConcurrency: number;
   /** /metrics and /api/docs: public, protected (METRICS_TOKEN bearer or an admin session) or off. */
   ops: { metrics: OpsAccess; apiDocs: OpsAccess; token: string | undefined };
+  /** The secret mail bodies at rest are sealed under (DATA_ENCRYPTION_KEY, else JWT_SECRET): never in the database. */
+  dataEncryptionKey: string;
+  /** Passphrase of encrypted backups (npm run backup -- --encrypt, restore). */
+  backupPassphrase: string | undefined;
+  /** The development mailbox (/dev/mailbox): outside production, without SMTP_URL. */
+  devMailbox: boolean;
 }
 
 export const DEMO_ADMIN = { name: 'Admin', email: 'admin@example.com', password: 'admin1234' } as const;
@@ -242,5 +251,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       apiDocs: e.API_DOCS_ACCESS ?? (isProduction ? 'protected' : 'public'),
       token: e.METRICS_TOKEN || undefined,
     },
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY ?? jwtSecret,
+    backupPassphrase: e.BACKUP_PASSPHRASE || undefined,
+    devMailbox: !isProduction && !e.SMTP_URL,
   };
 }

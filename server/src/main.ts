@@ -101,6 +101,8 @@ async function main() {
   const url = `http://localhost:${config.port}`;
   const worker = cluster.isWorker ? `, worker ${cluster.worker?.id ?? '?'} pid ${process.pid}` : '';
   console.info(`Shop ready on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}${worker})`);
+  // No mail server outside production: the mail (sign-up links, password resets) is readable here.
+  if (config.devMailbox && (!cluster.isWorker || cluster.worker?.id === 1)) console.info(`Development mailbox (no SMTP_URL, mail is kept, not sent): ${url}/dev/mailbox`);
 }
 
 main().catch((err: unknown) => {

@@ -6,6 +6,7 @@ import type { UploadStore } from '../modules/uploads/upload-store.ts';
 import type { JobRunner } from './jobs.ts';
 import type { BackgroundTasks } from './background.ts';
 import type { Mailer } from './mailer.ts';
+import type { MailSealer } from './mail-seal.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { RedisHealth } from './redis-health.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -49,6 +50,8 @@ export interface AppContext {
    * throws, does not wait).
    */
   recheckChatSockets: (userId: string) => void;
+  /** Seals and opens mail bodies at rest (the outbox table). */
+  mailSealer: MailSealer;
 }
 
 declare module 'fastify' {

@@ -7,7 +7,7 @@ import { captureLog, type CapturedLog } from '../test/log-capture.ts';
 import { openTestDatabase, testConfig } from '../test/test-app.ts';
 import { newId } from './ids.ts';
 import { redactSecrets, serializeError } from './logging.ts';
-import { DEV_MAIL_LOG_MESSAGE } from './mailer.ts';
+import { DEV_MAIL_LOG_MESSAGE, openMail } from './mailer.ts';
 import { hashPassword } from './passwords.ts';
 
 const SECRET_EMAIL = 'private.person@example.com';
@@ -108,8 +108,8 @@ describe('logs: method, route, status and request id; never bodies, query string
     const res = await app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email: u.email } });
     expect(res.statusCode).toBe(200);
     await app.ctx.background.flush();
-    const [mail] = await database.db.select().from(outbox).where(eq(outbox.to, u.email)).orderBy(desc(outbox.createdAt));
-    expect(mail?.text).toContain('/reset-password?token=');
+    const [stored] = await database.db.select().from(outbox).where(eq(outbox.to, u.email)).orderBy(desc(outbox.createdAt));
+    expect(openMail(stored!, app.ctx.mailSealer).text).toContain('/reset-password?token=');
     const text = log.text();
     expect(text).not.toContain(u.email);
     expect(text).not.toContain('reset-password?token');
@@ -145,7 +145,8 @@ describe('the mail development aid', () => {
       const res = await app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email: 'prod.user@example.com' } });
       expect(res.statusCode).toBe(200);
       await app.ctx.background.flush();
-      const [mail] = await database.db.select().from(outbox).where(eq(outbox.to, 'prod.user@example.com'));
+      const [stored] = await database.db.select().from(outbox).where(eq(outbox.to, 'prod.user@example.com'));
+      const mail = stored && openMail(stored, app.ctx.mailSealer);
       expect(mail?.text).toContain('https://shop.example.com/reset-password?token=');
       const text = log.text();
       expect(text).not.toContain(DEV_MAIL_LOG_MESSAGE);

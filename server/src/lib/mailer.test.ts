@@ -6,7 +6,8 @@ import { jobs as jobsTable, outbox } from '../db/schema.ts';
 import { startSmtpServer } from '../test/smtp-mock.ts';
 import { openTestDatabase } from '../test/test-app.ts';
 import { createJobRunner, findJob } from './jobs.ts';
-import { createMailer, MAIL_SEND_JOB, messageIdFor, registerMailJobs } from './mailer.ts';
+import { createMailSealer, isSealed } from './mail-seal.ts';
+import { createMailer, eraseOutboxBodies, MAIL_SEND_JOB, messageIdFor, openMail, registerMailJobs, sealPlainOutboxBodies } from './mailer.ts';
 
 /** The test SMTP server, recording the text of every message it receives. */
 async function recordingSmtpServer(opts: { rejectData?: boolean } = {}) {
@@ -25,17 +26,23 @@ describe('mailer', () => {
   beforeAll(async () => { ({ database, cleanup } = await openTestDatabase()); });
   afterAll(async () => { await cleanup(); });
 
-  const rowFor = async (to: string) => (await database.db.select().from(outbox).where(eq(outbox.to, to)))[0];
+  const sealer = createMailSealer('mailer-test-key-mailer-test-key-0123456789');
+  const storedRow = async (to: string) => (await database.db.select().from(outbox).where(eq(outbox.to, to)))[0];
+  /** The row with its body opened. */
+  const rowFor = async (to: string) => {
+    const row = await storedRow(to);
+    return row && openMail(row, sealer);
+  };
 
   it('without SMTP_URL: records the message in the outbox, unsent', async () => {
-    const mailer = createMailer({ db: database.db, from: 'Shop <no-reply@shop.test>', log });
+    const mailer = createMailer({ db: database.db, from: 'Shop <no-reply@shop.test>', log, sealer });
     await mailer.send({ to: 'outbox@example.com', subject: 'Hello', text: 'Plain body' });
     expect(await rowFor('outbox@example.com')).toMatchObject({ subject: 'Hello', text: 'Plain body', html: null, sentAt: null });
   });
 
   const runnerFor = (smtpUrl: string) => {
     const jobs = createJobRunner({ db: database.db, log, pollMs: 0, leaseMs: 10_000, backoff: () => 0 });
-    registerMailJobs(jobs, { db: database.db, smtpUrl, from: 'Shop <no-reply@shop.test>' });
+    registerMailJobs(jobs, { db: database.db, smtpUrl, from: 'Shop <no-reply@shop.test>', sealer, eraseEveryMs: 3_600_000 });
     return jobs;
   };
 
@@ -43,7 +50,7 @@ describe('mailer', () => {
     const smtp = await recordingSmtpServer();
     try {
       let kicks = 0;
-      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, onQueued: () => { kicks += 1; } });
+      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, sealer, onQueued: () => { kicks += 1; } });
       const run = async (to: string, holds: boolean) => {
         const recording = mailer.recordIn!({ to, subject: 'Paid', text: 'Thanks' }, holds ? sql`true` : sql`false`);
         await database.db.execute(sql`with ${recording.ctes} select 1`);
@@ -58,7 +65,8 @@ describe('mailer', () => {
       expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'pending', payload: { outboxId: row!.id }, maxAttempts: 10 });
       expect(await runnerFor(smtp.url).runDue()).toBe(1);
       expect(smtp.received).toHaveLength(1);
-      expect((await rowFor('record-yes@example.com'))?.sentAt).toBeInstanceOf(Date);
+      expect(smtp.received[0]).toContain('Thanks');
+      expect(await rowFor('record-yes@example.com')).toMatchObject({ text: '', html: null, erasedAt: expect.any(Date), sentAt: expect.any(Date) });
     } finally {
       await smtp.close();
     }
@@ -68,7 +76,7 @@ describe('mailer', () => {
     const smtp = await recordingSmtpServer();
     try {
       let kicks = 0;
-      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, onQueued: () => { kicks += 1; } });
+      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, sealer, onQueued: () => { kicks += 1; } });
       await mailer.send({ to: 'smtp@example.com', subject: 'Reset', text: 'Link inside', html: '<p>Link inside</p>' });
       const row = await rowFor('smtp@example.com');
       expect(row?.sentAt).toBeNull();
@@ -82,7 +90,9 @@ describe('mailer', () => {
       expect(smtp.received[0]).toContain('Subject: Reset');
       expect(smtp.received[0]).toContain('To: smtp@example.com');
       expect(smtp.received[0]).toContain(`Message-ID: <${row!.id}@shop.test>`);
-      expect((await rowFor('smtp@example.com'))?.sentAt).toBeInstanceOf(Date);
+      expect(smtp.received[0]).toContain('Link inside');
+      // Sent: the body is erased, the subject stays.
+      expect(await storedRow('smtp@example.com')).toMatchObject({ subject: 'Reset', text: '', html: null, sentAt: expect.any(Date), erasedAt: expect.any(Date) });
       expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'done', result: { sent: true } });
       expect(await jobs.runDue()).toBe(0);
       expect(smtp.received).toHaveLength(1);
@@ -100,7 +110,7 @@ describe('mailer', () => {
   it('keeps the message in the outbox, unsent, when SMTP refuses it (5xx: the job fails with the code)', async () => {
     const smtp = await recordingSmtpServer({ rejectData: true });
     try {
-      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
+      const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, sealer });
       await mailer.send({ to: 'refused@example.com', subject: 'Nope', text: 'x' });
       await runnerFor(smtp.url).runDue();
       const row = await rowFor('refused@example.com');
@@ -114,14 +124,51 @@ describe('mailer', () => {
   it('retries later when the SMTP server cannot be reached', async () => {
     const smtp = await recordingSmtpServer();
     await smtp.close();
-    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log });
+    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', log, sealer });
     await mailer.send({ to: 'down@example.com', subject: 'Later', text: 'x' });
     const jobs = createJobRunner({ db: database.db, log, pollMs: 0, leaseMs: 10_000, backoff: () => 60_000 });
-    registerMailJobs(jobs, { db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>' });
+    registerMailJobs(jobs, { db: database.db, smtpUrl: smtp.url, from: 'Shop <no-reply@shop.test>', sealer, eraseEveryMs: 3_600_000 });
     await jobs.runDue();
     const row = await rowFor('down@example.com');
     expect(row?.sentAt).toBeNull();
     expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'The SMTP server could not be reached' });
+  });
+
+  it('bodies are sealed at rest (AES-256-GCM): the stored text and html hold neither the body nor its link; another key cannot open them', async () => {
+    const mailer = createMailer({ db: database.db, from: 'Shop <no-reply@shop.test>', log, sealer });
+    const link = 'http://shop.test/reset-password?token=SECRET-TOKEN-123';
+    await mailer.send({ to: 'sealed@example.com', subject: 'Reset your password', text: `Open ${link}`, html: `<a href="${link}">Reset</a>` });
+    const stored = await storedRow('sealed@example.com');
+    expect(stored?.subject).toBe('Reset your password');
+    expect(isSealed(stored!.text) && isSealed(stored!.html)).toBe(true);
+    expect(JSON.stringify(stored)).not.toContain('SECRET-TOKEN-123');
+    expect(openMail(stored!, sealer)).toMatchObject({ text: `Open ${link}`, html: `<a href="${link}">Reset</a>` });
+    expect(() => createMailSealer('another-key-another-key-another-key-00').open(stored!.text)).toThrow('cannot be opened with this key');
+    // A tampered body does not open either (authenticated encryption).
+    const tampered = `${stored!.text.slice(0, -6)}AAAA${stored!.text.slice(-2)}`;
+    expect(() => sealer.open(tampered)).toThrow();
+  });
+
+  it('a mail carrying a link is erased once the link expired; others stay until sent; older plain-text bodies get sealed', async () => {
+    const mailer = createMailer({ db: database.db, from: 'Shop <no-reply@shop.test>', log, sealer });
+    const soon = new Date(Date.now() + 60_000);
+    await mailer.send({ to: 'expiring@example.com', subject: 'Link', text: 'token=abc', linkExpiresAt: soon });
+    await mailer.send({ to: 'keeps@example.com', subject: 'Order', text: 'Thanks for your order' });
+    expect(await eraseOutboxBodies(database.db)).toEqual({ erased: 0 });
+    expect((await rowFor('expiring@example.com'))?.text).toBe('token=abc');
+    // After the link's expiry the periodic job erases the body.
+    const erased = await eraseOutboxBodies(database.db, new Date(soon.getTime() + 1000));
+    expect(erased.erased).toBe(1);
+    expect(await storedRow('expiring@example.com')).toMatchObject({ subject: 'Link', text: '', html: null, erasedAt: expect.any(Date) });
+    expect((await rowFor('keeps@example.com'))?.text).toBe('Thanks for your order');
+
+    // A body written before 0030 (plain text) is sealed by the job.
+    await database.db.insert(outbox).values({ id: 'legacyplain0000000000001', to: 'legacy@example.com', subject: 'Old', text: 'old token=xyz', html: '<p>old</p>' });
+    expect(await sealPlainOutboxBodies(database.db, sealer)).toBeGreaterThanOrEqual(1);
+    const legacy = await storedRow('legacy@example.com');
+    expect(isSealed(legacy!.text) && isSealed(legacy!.html)).toBe(true);
+    expect(openMail(legacy!, sealer)).toMatchObject({ text: 'old token=xyz', html: '<p>old</p>' });
+    expect(await sealPlainOutboxBodies(database.db, sealer)).toBe(0);
   });
 
   it('Message-ID: the outbox id at the domain of MAIL_FROM', () => {

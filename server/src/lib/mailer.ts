@@ -1,9 +1,11 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, like, lt, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { jobs, outbox } from '../db/schema.ts';
 import { newId } from './ids.ts';
+import type { MailSealer } from './mail-seal.ts';
+import { isSealed, SEALED_PREFIX } from './mail-seal.ts';
 import { DEFAULT_MAX_ATTEMPTS, enqueueJob, PermanentJobError, RetryableJobError, type JobHandler, type JobRunner } from './jobs.ts';
 
 export interface Mail {
@@ -11,6 +13,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** The mail carries a link (token) that stops working then: its body is erased at that time. */
+  linkExpiresAt?: Date;
 }
 
 /** A message recorded by the caller's own statement (see Mailer.recordIn). */
@@ -54,13 +58,15 @@ export function createMailer(opts: {
   from: string;
   log: FastifyBaseLogger;
   isProduction?: boolean;
+  /** Seals the body at rest (lib/mail-seal.ts). */
+  sealer: MailSealer;
   /** Called after a message was queued for SMTP (the app kicks its job runner). */
   onQueued?: () => void;
 }): Mailer {
   return {
     async send(mail) {
       const id = newId();
-      const row = { id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null };
+      const row = { id, to: mail.to, subject: mail.subject, ...sealedBody(mail) };
       if (opts.smtpUrl) {
         await opts.db.transaction(async (tx) => {
           await tx.insert(outbox).values(row);
@@ -77,9 +83,10 @@ export function createMailer(opts: {
     },
     recordIn(mail, when) {
       const id = newId();
+      const body = sealedBody(mail);
       const outboxCte = sql`mail_outbox as (
-        insert into ${outbox} (id, "to", subject, text, html)
-        select ${id}::char(24), ${mail.to}::text, ${mail.subject}::text, ${mail.text}::text, ${mail.html ?? null}::text where ${when}
+        insert into ${outbox} (id, "to", subject, text, html, erase_after)
+        select ${id}::char(24), ${mail.to}::text, ${mail.subject}::text, ${body.text}::text, ${body.html}::text, ${body.eraseAfter}::timestamptz where ${when}
       )`;
       // The mail.send job as enqueueJob writes it (same kind, dedupe key, payload and attempts).
       const ctes = opts.smtpUrl
@@ -99,6 +106,13 @@ export function createMailer(opts: {
       };
     },
   };
+  function sealedBody(mail: Mail) {
+    return {
+      text: opts.sealer.seal(mail.text),
+      html: mail.html === undefined ? null : opts.sealer.seal(mail.html),
+      eraseAfter: mail.linkExpiresAt ?? null,
+    };
+  }
   function logKept(id: string, mail: Mail) {
     opts.log.info({ outboxId: id }, 'mail kept in the outbox (no SMTP_URL)');
     if (opts.isProduction === false) opts.log.debug({ devMail: { to: mail.to, subject: mail.subject, text: mail.text } }, DEV_MAIL_LOG_MESSAGE);
@@ -119,7 +133,7 @@ export function messageIdFor(outboxId: string, from: string): string {
  * between the server's "250" and the `sent_at` update leaves the message to be sent again, with
  * the same Message-ID.
  */
-export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; leaseMs: number }): JobHandler {
+export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; leaseMs: number; sealer: MailSealer }): JobHandler {
   const waitMs = Math.max(1_000, Math.min(60_000, Math.floor(opts.leaseMs / 2)));
   // nodemailer is loaded with the first message to send, not at start (an idle shop sends none).
   let transport: Promise<Transporter> | undefined;
@@ -139,10 +153,13 @@ export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; l
     const [row] = await opts.db.select().from(outbox).where(eq(outbox.id, outboxId)).limit(1);
     if (!row) throw new PermanentJobError('The message is no longer in the outbox');
     if (row.sentAt) return { alreadySent: true };
+    if (row.erasedAt) throw new PermanentJobError('The message was erased before it could be sent (its link had expired)');
+    const text = opts.sealer.open(row.text);
+    const html = row.html === null ? null : opts.sealer.open(row.html);
     const smtp = await getTransport();
     try {
       await smtp.sendMail({
-        from: opts.from, to: row.to, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}),
+        from: opts.from, to: row.to, subject: row.subject, text, ...(html ? { html } : {}),
         messageId: messageIdFor(row.id, opts.from),
       });
     } catch (err) {
@@ -150,13 +167,53 @@ export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; l
       if (code && code >= 500 && code < 600) throw new PermanentJobError(`The SMTP server refused the message (${code})`);
       throw new RetryableJobError(code ? `The SMTP server answered ${code}` : 'The SMTP server could not be reached');
     }
-    await opts.db.update(outbox).set({ sentAt: new Date() }).where(and(eq(outbox.id, row.id), isNull(outbox.sentAt)));
+    // Sent: the body is erased at once (the subject stays, for the record).
+    await opts.db.update(outbox).set({ sentAt: new Date(), text: '', html: null, erasedAt: new Date() })
+      .where(and(eq(outbox.id, row.id), isNull(outbox.sentAt)));
     return { sent: true };
   };
 }
 
 /** Registers mail delivery on the instance's job runner (only with SMTP_URL). */
-export function registerMailJobs(jobs: JobRunner, opts: { db: Db; smtpUrl: string | undefined; from: string }): void {
+export function registerMailJobs(
+  jobs: JobRunner,
+  opts: { db: Db; smtpUrl: string | undefined; from: string; sealer: MailSealer; eraseEveryMs: number },
+): void {
+  // Every instance: erase bodies that must not be kept, seal any older plain-text body.
+  jobs.register(MAIL_ERASE_JOB, async () => ({
+    ...(await eraseOutboxBodies(opts.db)),
+    sealed: await sealPlainOutboxBodies(opts.db, opts.sealer),
+  }));
+  jobs.schedule(MAIL_ERASE_JOB, opts.eraseEveryMs);
   if (!opts.smtpUrl) return;
-  jobs.register(MAIL_SEND_JOB, mailSendHandler({ db: opts.db, smtpUrl: opts.smtpUrl, from: opts.from, leaseMs: jobs.leaseMs }));
+  jobs.register(MAIL_SEND_JOB, mailSendHandler({ db: opts.db, smtpUrl: opts.smtpUrl, from: opts.from, leaseMs: jobs.leaseMs, sealer: opts.sealer }));
+}
+
+/** The periodic job that erases sent bodies and bodies whose link expired. */
+export const MAIL_ERASE_JOB = 'mail.erase';
+
+/** Erases ('' / null) the bodies of sent messages and of messages whose link has expired. */
+export async function eraseOutboxBodies(db: Db, now: Date = new Date()): Promise<{ erased: number }> {
+  const rows = await db.update(outbox)
+    .set({ text: '', html: null, erasedAt: now })
+    .where(and(isNull(outbox.erasedAt), or(isNotNull(outbox.sentAt), lt(outbox.eraseAfter, now))))
+    .returning({ id: outbox.id });
+  return { erased: rows.length };
+}
+
+/** Seals bodies written in plain text before 0030 (the migration cannot: SQL does not know the key). */
+export async function sealPlainOutboxBodies(db: Db, sealer: MailSealer): Promise<number> {
+  const plain = await db.select({ id: outbox.id, text: outbox.text, html: outbox.html }).from(outbox)
+    .where(and(isNull(outbox.erasedAt), not(like(outbox.text, `${SEALED_PREFIX}%`))));
+  for (const row of plain) {
+    await db.update(outbox)
+      .set({ text: sealer.seal(row.text), html: row.html === null || isSealed(row.html) ? row.html : sealer.seal(row.html) })
+      .where(and(eq(outbox.id, row.id), eq(outbox.text, row.text)));
+  }
+  return plain.length;
+}
+
+/** An outbox row with its body opened (the development mailbox, tests). */
+export function openMail<T extends { text: string; html: string | null }>(row: T, sealer: MailSealer): T {
+  return { ...row, text: sealer.open(row.text), html: row.html === null ? null : sealer.open(row.html) };
 }

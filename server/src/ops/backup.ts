@@ -11,7 +11,9 @@ import { openDatabase, type RawExecutor } from '../db/client.ts';
 import { claimPgliteDir } from '../db/pglite-lock.ts';
 import { newId } from '../lib/ids.ts';
 import { createLocalUploadStore, diskUploadsDir } from '../modules/uploads/upload-store.ts';
+import { encryptFile } from './backup-crypto.ts';
 import { openPglite, pgliteTransaction, runPgTool } from './pg-tools.ts';
+import { PERSONAL_DATA_KINDS, personalDataOf, type PersonalDataKind } from './personal-data.ts';
 import { tableStats } from './table-stats.ts';
 
 export const DUMP_FILES = { postgres: 'database.pgdump', pglite: 'database.pglite.tar.gz' } as const;
@@ -36,6 +38,13 @@ export const manifestSchema = z.object({
     bytes: z.number().int().nonnegative(),
     files: z.array(z.object({ key: z.string(), size: z.number().int().nonnegative(), sha256: z.string() })),
   }),
+  /** The kinds of personal data the file holds (ops/personal-data.ts); absent in older backups. */
+  personalData: z.object({
+    kinds: z.array(z.object({ kind: z.string(), description: z.string(), tables: z.array(z.string()) })),
+    unclassified: z.array(z.string()),
+    /** Mail bodies are sealed with a key that is not in the backup. */
+    mailBodiesSealed: z.boolean(),
+  }).optional(),
 });
 export type BackupManifest = z.infer<typeof manifestSchema>;
 
@@ -45,6 +54,8 @@ export interface BackupOptions {
   out?: string | undefined;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** Encrypt the file with this passphrase (scrypt + AES-256-GCM, ops/backup-crypto.ts). */
+  passphrase?: string | undefined;
 }
 
 export const formatBytes = (n: number) =>
@@ -139,7 +150,7 @@ async function backupPglite(opts: BackupOptions, staging: string, log: (l: strin
 export async function createBackup(opts: BackupOptions): Promise<{ file: string; manifest: BackupManifest }> {
   const log = opts.log ?? (() => {});
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-  const file = path.resolve(opts.out ?? path.join(opts.config.dataDir, 'backups', `shop-${stamp}.tar`));
+  const file = path.resolve(opts.out ?? path.join(opts.config.dataDir, 'backups', `shop-${stamp}.tar${opts.passphrase ? '.enc' : ''}`));
   await mkdir(path.dirname(file), { recursive: true });
   const staging = `${file}.${newId()}.staging`;
   await mkdir(staging, { recursive: true });
@@ -168,18 +179,27 @@ export async function createBackup(opts: BackupOptions): Promise<{ file: string;
         bytes: contents.files.reduce((n, f) => n + f.size, 0),
         files: contents.files,
       },
+      personalData: { ...personalDataOf(contents.tables), mailBodiesSealed: true },
     };
     log(`  ${summarize(manifest)}; database dump ${formatBytes(manifest.database.size)}`);
+    log(`  personal data in this file: ${describePersonalData(manifest)}`);
     await writeFile(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const entries = ['manifest.json', dumpFile, ...(contents.store === 'disk' && contents.files.length ? ['uploads'] : [])];
     const partial = `${file}.partial`;
     await tar.create({ file: partial, cwd: staging, portable: true }, entries);
-    await rename(partial, file);
-    log(`wrote ${formatBytes((await stat(file)).size)}`);
+    if (opts.passphrase) {
+      log('  encrypting (scrypt key derivation, AES-256-GCM)');
+      await encryptFile(partial, `${file}.encrypting`, opts.passphrase);
+      await rename(`${file}.encrypting`, file);
+    } else {
+      await rename(partial, file);
+    }
+    log(`wrote ${formatBytes((await stat(file)).size)}${opts.passphrase ? ' (encrypted)' : ''}`);
     return { file, manifest };
   } finally {
     await rm(staging, { recursive: true, force: true });
     await rm(`${file}.partial`, { force: true });
+    await rm(`${file}.encrypting`, { force: true });
   }
 }
 
@@ -193,3 +213,12 @@ export async function readManifest(dir: string): Promise<BackupManifest> {
 }
 
 export { summarize as summarizeManifest };
+
+/** "names and e-mail addresses (users, ...); ..." or "none". */
+export function describePersonalData(m: BackupManifest): string {
+  const p = m.personalData;
+  if (!p) return 'not listed (a backup made before the list existed)';
+  const parts = p.kinds.map((k) => `${PERSONAL_DATA_KINDS[k.kind as PersonalDataKind] ?? k.description} (${k.tables.join(', ')})`);
+  if (p.unclassified.length) parts.push(`unclassified tables: ${p.unclassified.join(', ')}`);
+  return parts.length ? parts.join('; ') : 'none';
+}

@@ -9,18 +9,19 @@ import type { RawExecutor } from '../db/client.ts';
  * the command line (where any user of the machine could read it).
  */
 export async function runPgTool(
-  tool: 'pg_dump' | 'pg_restore',
-  databaseUrl: string,
+  tool: 'pg_dump' | 'pg_restore' | 'psql',
+  /** undefined: no connection (pg_restore writing a script with -f). */
+  databaseUrl: string | undefined,
   args: string[],
   binDir: string | undefined,
 ): Promise<void> {
-  const url = new URL(databaseUrl);
-  const password = decodeURIComponent(url.password);
-  url.password = '';
+  const url = databaseUrl ? new URL(databaseUrl) : undefined;
+  const password = url ? decodeURIComponent(url.password) : '';
+  if (url) url.password = '';
   const bin = binDir ? path.join(binDir, tool) : tool;
   const env = { ...process.env, ...(password ? { PGPASSWORD: password } : {}) };
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(bin, [...args, `--dbname=${url.toString()}`], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(bin, [...args, ...(url ? [`--dbname=${url.toString()}`] : [])], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     child.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import type { Config } from '../config.ts';
 import { listTables } from '../db/catalog.ts';
@@ -8,7 +10,8 @@ import { openDatabase } from '../db/client.ts';
 import { claimPgliteDir } from '../db/pglite-lock.ts';
 import { newId } from '../lib/ids.ts';
 import { diskUploadsDir, UPLOAD_KEY_PATTERN, variantCacheDir } from '../modules/uploads/upload-store.ts';
-import { DUMP_FILES, formatBytes, readManifest, sha256OfFile, summarizeManifest, type BackupManifest } from './backup.ts';
+import { describePersonalData, DUMP_FILES, formatBytes, readManifest, sha256OfFile, summarizeManifest, type BackupManifest } from './backup.ts';
+import { decryptingStream, isEncryptedBackup } from './backup-crypto.ts';
 import { openPglite, pgliteTransaction, runPgTool } from './pg-tools.ts';
 import { compareTableStats, tableStats } from './table-stats.ts';
 
@@ -20,8 +23,13 @@ export interface RestoreOptions {
   file: string;
   /** Replace whatever the database and data directory hold. */
   force?: boolean;
+  /** The passphrase of an encrypted backup (BACKUP_PASSPHRASE or --passphrase-file). */
+  passphrase?: string | undefined;
   log?: (line: string) => void;
 }
+
+/** Every scratch folder of a restore is named so (inside DATA_DIR); one left by a killed restore is removed by the next. */
+const STAGING_PREFIX = '.restore-';
 
 const nonEmptyDir = async (dir: string) => ((await readdir(dir).catch(() => [])) as string[]).length > 0;
 
@@ -39,8 +47,16 @@ function describeTarget(m: BackupManifest): string {
 
 /**
  * Restores a backup made by createBackup into an empty database and data directory (or, with
- * `force`, replaces what they hold), then checks every table's row count and checksum and every
- * image's checksum against the backup's manifest.
+ * `force`, replaces what they hold). Nothing is changed until the restored copy has been verified
+ * (every table's row count and checksum, every image's checksum, against the manifest):
+ *
+ * - PostgreSQL: one transaction (psql --single-transaction) drops the schema, loads the dump and
+ *   runs the verification; a failure anywhere rolls all of it back, so the old data stays.
+ * - PGlite: the dump is loaded into a new directory and the images copied beside it, both
+ *   verified, then swapped in by renaming (and renamed back if a rename fails).
+ *
+ * All scratch files (the extracted, possibly decrypted, dump) live in one `DATA_DIR/.restore-*`
+ * folder that is removed whatever the outcome.
  */
 export async function restoreBackup(opts: RestoreOptions): Promise<BackupManifest> {
   const log = opts.log ?? (() => {});
@@ -48,11 +64,12 @@ export async function restoreBackup(opts: RestoreOptions): Promise<BackupManifes
   const file = path.resolve(opts.file);
   if (!existsSync(file)) throw new Error(`No such backup file: ${file}`);
   await mkdir(dataDir, { recursive: true });
-  const staging = path.join(dataDir, `.restore-${newId()}`);
-  await mkdir(staging);
+  await removeStaleStaging(dataDir);
+  const staging = path.join(dataDir, `${STAGING_PREFIX}${newId()}`);
+  await mkdir(staging, { mode: 0o700 });
   try {
     log(`reading ${file}`);
-    await tar.extract({ file, cwd: staging, filter: (p) => isBackupEntry(p), strict: true });
+    await extractBackup(file, staging, opts.passphrase, log);
     const manifest = await readManifest(staging);
     const kind = databaseUrl ? 'postgres' : 'pglite';
     if (manifest.database.kind !== kind) {
@@ -63,76 +80,11 @@ export async function restoreBackup(opts: RestoreOptions): Promise<BackupManifes
       throw new Error('The backup is damaged: its database dump does not match the manifest checksum');
     }
     log(`backup of ${manifest.createdAt}: ${summarizeManifest(manifest)}`);
+    log(`  personal data in it: ${describePersonalData(manifest)}`);
 
-    const uploadsDir = diskUploadsDir(dataDir);
-    const pgliteDir = path.join(dataDir, 'pglite');
-    const occupied: string[] = [];
-    if (await nonEmptyDir(uploadsDir)) occupied.push(`${uploadsDir} holds files`);
-    if (kind === 'pglite' && (await nonEmptyDir(pgliteDir))) occupied.push(`${pgliteDir} holds a database`);
+    if (kind === 'postgres') await restorePostgres(opts, databaseUrl!, manifest, staging, dumpPath, log);
+    else await restorePglite(opts, manifest, staging, dumpPath, log);
 
-    if (kind === 'postgres') {
-      const database = await openDatabase({ databaseUrl, poolSize: 2 });
-      try {
-        const tables = await listTables(database);
-        if (tables.length) occupied.unshift(`the database has ${tables.length} tables (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''})`);
-        refuseUnlessForced(occupied, opts.force);
-        if (tables.length) {
-          log('  --force: dropping everything in schema public');
-          await database.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-        }
-      } finally {
-        await database.close();
-      }
-      await clearDataDir(uploadsDir, dataDir);
-      log('  restoring the database with pg_restore (one transaction)');
-      await runPgTool('pg_restore', databaseUrl!, ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', dumpPath], opts.config.pgBinDir);
-      const verify = await openDatabase({ databaseUrl, poolSize: 2 });
-      try {
-        await verify.rawTransaction(async (tx) => {
-          assertSame(manifest, await tableStats(tx));
-          const images = await tx.query<{ key: string; size: number; sha256: string; ok: boolean }>(
-            `SELECT key, size, sha256, encode(sha256(data), 'hex') = sha256 AS ok FROM uploads ORDER BY key COLLATE "C"`,
-          );
-          const bad = images.filter((i) => !i.ok).map((i) => i.key);
-          if (bad.length) throw new Error(`Restored images do not match their checksums: ${bad.slice(0, 5).join(', ')}`);
-          assertSameImages(manifest, images.map((i) => ({ key: i.key, size: Number(i.size), sha256: i.sha256 })));
-        });
-      } finally {
-        await verify.close();
-      }
-    } else {
-      refuseUnlessForced(occupied, opts.force);
-      const release = claimPgliteDir(pgliteDir, 'a restore');
-      try {
-        await rm(pgliteDir, { recursive: true, force: true });
-        await clearDataDir(uploadsDir, dataDir);
-        log('  restoring the embedded database from its data-directory dump');
-        try {
-          const client = await openPglite(pgliteDir, new Blob([await readFile(dumpPath)]));
-          try {
-            await pgliteTransaction(client, async (tx) => assertSame(manifest, await tableStats(tx)));
-          } finally {
-            await client.close();
-          }
-        } catch (err) {
-          await rm(pgliteDir, { recursive: true, force: true }); // leave the target empty, as it was
-          throw err;
-        }
-      } finally {
-        release();
-      }
-      log(`  copying ${manifest.uploads.count} images`);
-      await mkdir(uploadsDir, { recursive: true });
-      const restored = [];
-      for (const f of manifest.uploads.files) {
-        const source = path.join(staging, 'uploads', f.key);
-        const actual = existsSync(source) ? await sha256OfFile(source) : 'missing';
-        if (actual !== f.sha256) throw new Error(`The backup is damaged: image ${f.key} does not match its checksum`);
-        await copyFile(source, path.join(uploadsDir, f.key));
-        restored.push(f);
-      }
-      assertSameImages(manifest, restored);
-    }
     log(`  verified: ${manifest.tables.length} tables (row counts and checksums) and ${manifest.uploads.count} images (checksums) match the backup`);
     log(`restored ${summarizeManifest(manifest)}:`);
     for (const t of manifest.tables) log(`  ${t.name.padEnd(24)} ${String(t.rows).padStart(8)} rows`);
@@ -143,26 +95,162 @@ export async function restoreBackup(opts: RestoreOptions): Promise<BackupManifes
   }
 }
 
+async function removeStaleStaging(dataDir: string) {
+  for (const name of await readdir(dataDir).catch(() => [] as string[])) {
+    if (name.startsWith(STAGING_PREFIX)) await rm(path.join(dataDir, name), { recursive: true, force: true });
+  }
+}
+
+async function extractBackup(file: string, staging: string, passphrase: string | undefined, log: (l: string) => void) {
+  const options = { cwd: staging, filter: (p: string) => isBackupEntry(p), strict: true };
+  try {
+    if (await isEncryptedBackup(file)) {
+      if (!passphrase) throw new Error('This backup is encrypted: give its passphrase (BACKUP_PASSPHRASE or --passphrase-file <file>)');
+      log('  decrypting (the passphrase is right; the whole file is authenticated while it is read)');
+      await pipeline(await decryptingStream(file, passphrase), tar.extract(options));
+    } else {
+      await tar.extract({ ...options, file });
+    }
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/unable to authenticate data/i.test(message)) throw new Error('The encrypted backup is damaged or was altered: it does not authenticate');
+    if (/^(This backup is encrypted|Wrong passphrase|The encrypted backup|Not an encrypted)/.test(message)) throw err;
+    throw new Error(`The backup is damaged: it cannot be read as an archive (${message})`);
+  }
+}
+
 function refuseUnlessForced(occupied: string[], force: boolean | undefined) {
   if (occupied.length && !force) {
     throw new RestoreRefusedError(`Refusing to restore into a target that is not empty: ${occupied.join('; ')}. Use --force to replace it.`);
   }
 }
 
-/** Removes the originals on disk and the resized-copy cache (a restored shop makes its copies anew). */
-async function clearDataDir(uploadsDir: string, dataDir: string) {
+const SAFE_NAME = /^[a-z_][a-z0-9_]*$/;
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** md5 of "key:size:sha256,..." over the manifest's images, as the verification computes it in SQL. */
+function imagesDigest(files: BackupManifest['uploads']['files']): string {
+  return createHash('md5').update(files.map((f) => `${f.key}:${f.size}:${f.sha256}`).join(',')).digest('hex');
+}
+
+/** The SQL that checks, inside the restoring transaction, that the database is what the manifest says. */
+function verificationSql(manifest: BackupManifest): string {
+  const checks: string[] = [];
+  for (const t of manifest.tables) {
+    if (!SAFE_NAME.test(t.name)) throw new Error(`The backup's manifest names a table that cannot exist: ${JSON.stringify(t.name)}`);
+    checks.push(`
+  SELECT count(*)::text, md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), '')) INTO n, c
+    FROM (SELECT md5(t::text) AS h FROM public."${t.name}" t) x;
+  IF n <> ${literal(String(t.rows))} THEN RAISE EXCEPTION 'table ${t.name} has % rows, expected ${t.rows}', n; END IF;
+  IF c <> ${literal(t.checksum)} THEN RAISE EXCEPTION 'table ${t.name} has other contents (checksum %, expected %)', c, ${literal(t.checksum)}; END IF;`);
+  }
+  const names = manifest.tables.map((t) => literal(t.name)).join(', ') || "''";
+  const hasUploads = manifest.tables.some((t) => t.name === 'uploads');
+  return `SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, MDY'; SET LOCAL IntervalStyle = 'postgres';
+SET LOCAL extra_float_digits = 1; SET LOCAL bytea_output = 'hex';
+DO $verify$
+DECLARE n text; c text;
+BEGIN${checks.join('')}
+  SELECT string_agg(cl.relname, ', ') INTO c FROM pg_catalog.pg_class cl JOIN pg_catalog.pg_namespace ns ON ns.oid = cl.relnamespace
+    WHERE ns.nspname = 'public' AND cl.relkind IN ('r', 'p') AND cl.relname NOT IN (${names});
+  IF c IS NOT NULL THEN RAISE EXCEPTION 'tables not in the backup: %', c; END IF;
+${hasUploads ? `  SELECT string_agg(key, ', ') INTO c FROM (SELECT key FROM public.uploads WHERE encode(sha256(data), 'hex') <> sha256 LIMIT 5) bad;
+  IF c IS NOT NULL THEN RAISE EXCEPTION 'restored images do not match their checksums: %', c; END IF;
+  SELECT md5(coalesce(string_agg(key || ':' || size || ':' || sha256, ',' ORDER BY key COLLATE "C"), '')) INTO c FROM public.uploads;
+  IF c <> ${literal(imagesDigest(manifest.uploads.files))} THEN RAISE EXCEPTION 'the restored images differ from the backup'; END IF;
+` : ''}END
+$verify$;
+`;
+}
+
+async function restorePostgres(
+  opts: RestoreOptions, databaseUrl: string, manifest: BackupManifest, staging: string, dumpPath: string, log: (l: string) => void,
+) {
+  const { dataDir } = opts.config;
+  const uploadsDir = diskUploadsDir(dataDir);
+  const occupied: string[] = [];
+  const database = await openDatabase({ databaseUrl, poolSize: 2 });
+  try {
+    const tables = await listTables(database);
+    if (tables.length) occupied.push(`the database has ${tables.length} tables (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', ...' : ''})`);
+  } finally {
+    await database.close();
+  }
+  if (await nonEmptyDir(uploadsDir)) occupied.push(`${uploadsDir} holds files`);
+  refuseUnlessForced(occupied, opts.force);
+
+  // The dump as a script (no connection yet: a pg_restore that fails here changes nothing).
+  const body = path.join(staging, 'restore.sql');
+  await runPgTool('pg_restore', undefined, ['--no-owner', '--no-privileges', '--exit-on-error', `--file=${body}`, dumpPath], opts.config.pgBinDir);
+  // A dump of a database whose schema public was re-created says CREATE SCHEMA public: it exists here.
+  const script = await readFile(body, 'utf8');
+  if (/^CREATE SCHEMA public;$/m.test(script)) await writeFile(body, script.replace(/^CREATE SCHEMA public;$/m, 'CREATE SCHEMA IF NOT EXISTS public;'));
+  const prelude = path.join(staging, 'prelude.sql');
+  await writeFile(prelude, 'DROP SCHEMA IF EXISTS public CASCADE;\nCREATE SCHEMA public;\n');
+  const verify = path.join(staging, 'verify.sql');
+  await writeFile(verify, verificationSql(manifest));
+  log(`  restoring and verifying in one transaction (${occupied.length ? 'the current data stays until it commits' : 'into the empty database'})`);
+  try {
+    await runPgTool('psql', databaseUrl, ['--no-psqlrc', '--quiet', '--single-transaction', '-v', 'ON_ERROR_STOP=1', '-f', prelude, '-f', body, '-f', verify], opts.config.pgBinDir);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const reason = /ERROR:\s+(.*?)(?: \||$)/.exec(message)?.[1] ?? message;
+    throw new Error(`The restore was rolled back, the database is unchanged: ${reason}`);
+  }
+  // Committed: the originals live in the database; the disk's copies and resized cache are stale.
   await rm(uploadsDir, { recursive: true, force: true });
   await rm(variantCacheDir(dataDir), { recursive: true, force: true });
 }
 
-function assertSame(manifest: BackupManifest, actual: Awaited<ReturnType<typeof tableStats>>) {
-  const diffs = compareTableStats(manifest.tables, actual);
-  if (diffs.length) throw new Error(`The restored database differs from the backup: ${diffs.join('; ')}`);
-}
-
-function assertSameImages(manifest: BackupManifest, actual: Array<{ key: string; size: number; sha256: string }>) {
-  const expected = JSON.stringify(manifest.uploads.files);
-  if (JSON.stringify(actual) !== expected) {
-    throw new Error(`The restored images differ from the backup: ${actual.length} restored, ${manifest.uploads.count} expected`);
+async function restorePglite(opts: RestoreOptions, manifest: BackupManifest, staging: string, dumpPath: string, log: (l: string) => void) {
+  const { dataDir } = opts.config;
+  const uploadsDir = diskUploadsDir(dataDir);
+  const pgliteDir = path.join(dataDir, 'pglite');
+  const occupied: string[] = [];
+  if (await nonEmptyDir(uploadsDir)) occupied.push(`${uploadsDir} holds files`);
+  if (await nonEmptyDir(pgliteDir)) occupied.push(`${pgliteDir} holds a database`);
+  refuseUnlessForced(occupied, opts.force);
+  const release = claimPgliteDir(pgliteDir, 'a restore');
+  try {
+    const newDb = path.join(staging, 'pglite');
+    const newUploads = path.join(staging, 'uploads-restored');
+    log('  restoring the embedded database into a new directory');
+    const client = await openPglite(newDb, new Blob([await readFile(dumpPath)]));
+    try {
+      await pgliteTransaction(client, async (tx) => {
+        const diffs = compareTableStats(manifest.tables, await tableStats(tx));
+        if (diffs.length) throw new Error(`The restored database differs from the backup: ${diffs.join('; ')}`);
+      });
+    } finally {
+      await client.close();
+    }
+    log(`  copying ${manifest.uploads.count} images`);
+    await mkdir(newUploads, { recursive: true });
+    for (const f of manifest.uploads.files) {
+      const source = path.join(staging, 'uploads', f.key);
+      const actual = existsSync(source) ? await sha256OfFile(source) : 'missing';
+      if (actual !== f.sha256) throw new Error(`The backup is damaged: image ${f.key} does not match its checksum`);
+      await copyFile(source, path.join(newUploads, f.key));
+    }
+    // Verified: swap both in. The old ones move into the staging folder (removed afterwards).
+    const swaps: Array<[string, string]> = [[newDb, pgliteDir], [newUploads, uploadsDir]];
+    const done: Array<{ live: string; old: string | undefined; fresh: string }> = [];
+    try {
+      for (const [fresh, live] of swaps) {
+        const old = existsSync(live) ? path.join(staging, `old-${path.basename(live)}`) : undefined;
+        if (old) await rename(live, old);
+        done.push({ live, old, fresh });
+        await rename(fresh, live);
+      }
+    } catch (err) {
+      for (const s of done.reverse()) {
+        if (existsSync(s.live) && !existsSync(s.fresh)) await rename(s.live, s.fresh).catch(() => undefined);
+        if (s.old) await rename(s.old, s.live).catch(() => undefined);
+      }
+      throw new Error(`The restore could not swap the new data in; the old data is back in place: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    await rm(variantCacheDir(dataDir), { recursive: true, force: true });
+  } finally {
+    release();
   }
 }

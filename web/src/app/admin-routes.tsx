@@ -1,23 +1,24 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyPage } from './lazy-page';
 import { useRoutes, type RouteObject } from 'react-router';
 import { AdminRoute } from './guards';
 import { page } from './router';
 
-const DashboardPage = lazy(() => import('../features/dashboard/pages/DashboardPage'));
-const ProductListPage = lazy(() => import('../features/admin-products/pages/ProductListPage'));
-const ProductEditPage = lazy(() => import('../features/admin-products/pages/ProductEditPage'));
-const OrderListPage = lazy(() => import('../features/orders/pages/OrderListPage'));
-const UserListPage = lazy(() => import('../features/users/pages/UserListPage'));
-const UserEditPage = lazy(() => import('../features/users/pages/UserEditPage'));
-const LeadsPage = lazy(() => import('../features/dashboard/pages/LeadsPage'));
-const ChatListPage = lazy(() => import('../features/chat/pages/ChatListPage'));
-const ChatDetailPage = lazy(() => import('../features/chat/pages/ChatDetailPage'));
-const CjProductsPage = lazy(() => import('../features/cj/pages/CjProductsPage'));
-const CjProductEditPage = lazy(() => import('../features/cj/pages/CjProductEditPage'));
-const OrderPage = lazy(() => import('../features/orders/pages/OrderPage'));
-const NotFoundPage = lazy(() => import('./NotFoundPage'));
+const DashboardPage = lazyPage(() => import('../features/dashboard/pages/DashboardPage'));
+const ProductListPage = lazyPage(() => import('../features/admin-products/pages/ProductListPage'));
+const ProductEditPage = lazyPage(() => import('../features/admin-products/pages/ProductEditPage'));
+const OrderListPage = lazyPage(() => import('../features/orders/pages/OrderListPage'));
+const UserListPage = lazyPage(() => import('../features/users/pages/UserListPage'));
+const UserEditPage = lazyPage(() => import('../features/users/pages/UserEditPage'));
+const LeadsPage = lazyPage(() => import('../features/dashboard/pages/LeadsPage'));
+const ChatListPage = lazyPage(() => import('../features/chat/pages/ChatListPage'));
+const ChatDetailPage = lazyPage(() => import('../features/chat/pages/ChatDetailPage'));
+const CjProductsPage = lazyPage(() => import('../features/cj/pages/CjProductsPage'));
+const CjProductEditPage = lazyPage(() => import('../features/cj/pages/CjProductEditPage'));
+const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
+const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
-const adminPage = (Page: LazyExoticComponent<ComponentType>) => <AdminRoute>{page(Page)}</AdminRoute>;
+const adminPage = (Page: ComponentType) => <AdminRoute>{page(Page)}</AdminRoute>;
 
 /** The routes under /admin/ (router.tsx sends /admin/* here), relative to it; an unknown one is the not-found page, as elsewhere. */
 export const adminRoutes: RouteObject[] = [

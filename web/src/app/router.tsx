@@ -1,39 +1,41 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType } from 'react';
+import { lazyPage } from './lazy-page';
 import { useRoutes, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/PageLoading';
 import HomePage from '../features/products/pages/HomePage';
 import { GuestOnlyRoute, ProtectedRoute } from './guards';
 import { Layout } from './layout/Layout';
 
-export const page = (Page: LazyExoticComponent<ComponentType>) => (
+export const page = (Page: ComponentType) => (
   <Suspense fallback={<PageLoading />}>
     <Page />
   </Suspense>
 );
 
 // Storefront pages load on demand; the admin routes (admin-routes.tsx) and pages live in their own chunks.
-const AdminRoutes = lazy(() => import('./admin-routes'));
-const ProductPage = lazy(() => import('../features/products/pages/ProductPage'));
-const CjProductPage = lazy(() => import('../features/cj/pages/CjProductPage'));
-const CjProductsPublicPage = lazy(() => import('../features/cj/pages/CjProductsPublicPage'));
-const CartPage = lazy(() => import('../features/cart/pages/CartPage'));
-const SearchPage = lazy(() => import('../features/search/pages/SearchPage'));
-const SignInPage = lazy(() => import('../features/auth/pages/SignInPage'));
-const SignUpPage = lazy(() => import('../features/auth/pages/SignUpPage'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/pages/ForgotPasswordPage'));
-const ResetPasswordPage = lazy(() => import('../features/auth/pages/ResetPasswordPage'));
-const ConfirmSignUpPage = lazy(() => import('../features/auth/pages/ConfirmSignUpPage'));
-const PrivacyPage = lazy(() => import('../features/privacy/pages/PrivacyPage'));
-const ShippingPage = lazy(() => import('../features/checkout/pages/ShippingPage'));
-const PaymentPage = lazy(() => import('../features/checkout/pages/PaymentPage'));
-const PlaceOrderPage = lazy(() => import('../features/checkout/pages/PlaceOrderPage'));
-const OrderPage = lazy(() => import('../features/orders/pages/OrderPage'));
-const OrderHistoryPage = lazy(() => import('../features/orders/pages/OrderHistoryPage'));
-const ProfilePage = lazy(() => import('../features/users/pages/ProfilePage'));
-const UnsubscribePage = lazy(() => import('../features/newsletter/pages/UnsubscribePage'));
+const AdminRoutes = lazyPage(() => import('./admin-routes'));
+const ProductPage = lazyPage(() => import('../features/products/pages/ProductPage'));
+const CjProductPage = lazyPage(() => import('../features/cj/pages/CjProductPage'));
+const CjProductsPublicPage = lazyPage(() => import('../features/cj/pages/CjProductsPublicPage'));
+const CartPage = lazyPage(() => import('../features/cart/pages/CartPage'));
+const SearchPage = lazyPage(() => import('../features/search/pages/SearchPage'));
+const SignInPage = lazyPage(() => import('../features/auth/pages/SignInPage'));
+const SignUpPage = lazyPage(() => import('../features/auth/pages/SignUpPage'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/pages/ForgotPasswordPage'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/pages/ResetPasswordPage'));
+const ConfirmSignUpPage = lazyPage(() => import('../features/auth/pages/ConfirmSignUpPage'));
+const PrivacyPage = lazyPage(() => import('../features/privacy/pages/PrivacyPage'));
+const ShippingPage = lazyPage(() => import('../features/checkout/pages/ShippingPage'));
+const PaymentPage = lazyPage(() => import('../features/checkout/pages/PaymentPage'));
+const PlaceOrderPage = lazyPage(() => import('../features/checkout/pages/PlaceOrderPage'));
+const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
+const OrderHistoryPage = lazyPage(() => import('../features/orders/pages/OrderHistoryPage'));
+const ProfilePage = lazyPage(() => import('../features/users/pages/ProfilePage'));
+const UnsubscribePage = lazyPage(() => import('../features/newsletter/pages/UnsubscribePage'));
+const DevMailboxPage = lazyPage(() => import('../features/dev-mailbox/pages/DevMailboxPage'));
 
-const protectedPage = (Page: LazyExoticComponent<ComponentType>) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
-const guestPage = (Page: LazyExoticComponent<ComponentType>) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
+const protectedPage = (Page: ComponentType) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
+const guestPage = (Page: ComponentType) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
 
 export const routes: RouteObject[] = [
   {
@@ -52,6 +54,8 @@ export const routes: RouteObject[] = [
       { path: '/confirm-signup', element: page(ConfirmSignUpPage) },
       { path: '/cj-products', element: page(CjProductsPublicPage) },
       { path: '/newsletter/unsubscribe', element: page(UnsubscribePage) },
+      // Development only (the API answers 404 in production): the mail the shop kept.
+      { path: '/dev/mailbox', element: page(DevMailboxPage) },
       { path: '/shipping', element: protectedPage(ShippingPage) },
       { path: '/payment', element: protectedPage(PaymentPage) },
       { path: '/placeorder', element: protectedPage(PlaceOrderPage) },
@@ -60,7 +64,7 @@ export const routes: RouteObject[] = [
       { path: '/profile', element: protectedPage(ProfilePage) },
       // The back office's routes and pages are one lazy chunk: shoppers never download them.
       { path: '/admin/*', element: page(AdminRoutes) },
-      { path: '*', element: page(lazy(() => import('./NotFoundPage'))) },
+      { path: '*', element: page(lazyPage(() => import('./NotFoundPage'))) },
     ],
   },
 ];

@@ -63,7 +63,10 @@ export const passwordResets = pgTable(
   (t) => [index('password_resets_user_id_idx').on(t.userId)],
 );
 
-/** Mail that was sent (or would have been, without SMTP). Lets the embedded default deliver reset links. */
+/**
+ * Mail that was sent (or would have been, without SMTP). `text` and `html` are sealed
+ * (lib/mail-seal.ts) and erased ('' / null) once sent or once the mail's link expired.
+ */
 export const outbox = pgTable(
   'outbox',
   {
@@ -74,8 +77,15 @@ export const outbox = pgTable(
     html: text('html'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** A mail carrying a link: when the link expires (its body is erased then, 0030). */
+    eraseAfter: timestamp('erase_after', { withTimezone: true }),
+    /** When the body was erased (sent, or its link expired). */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
   },
-  (t) => [index('outbox_to_idx').on(t.to)],
+  (t) => [
+    index('outbox_to_idx').on(t.to),
+    index('outbox_erase_after_idx').on(t.eraseAfter).where(sql`erased_at IS NULL AND erase_after IS NOT NULL`),
+  ],
 );
 
 /**

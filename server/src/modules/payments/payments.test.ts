@@ -2,6 +2,7 @@ import type { Cart, Order, OrderActionResponse, PaymentConfig } from '@shop/cont
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../db/schema.ts';
+import { openMail } from '../../lib/mailer.ts';
 import { addToCart, call, createProduct, placeOrderFor, stockOf } from '../../test/commerce-factories.ts';
 import { startPayPalMock, type PayPalMock } from '../../test/paypal-mock.ts';
 import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
@@ -12,7 +13,7 @@ const MISMATCH = { status: 400, body: { message: 'The PayPal payment does not ma
 const NOT_COMPLETED = { status: 400, body: { message: 'The PayPal payment was not completed', code: 'PAYMENT_NOT_COMPLETED' } };
 
 async function mailsTo(t: TestApp, email: string) {
-  return t.database.db.select().from(outbox).where(eq(outbox.to, email));
+  return (await t.database.db.select().from(outbox).where(eq(outbox.to, email))).map((m) => openMail(m, t.app.ctx.mailSealer));
 }
 
 /** What a buyer's browser does with the PayPal JS SDK: create through our server, approve on PayPal. */

@@ -23,11 +23,12 @@ export async function createUserAsAdmin(deps: { db: Db; mailer: Mailer }, body: 
   if (await findUserByEmail(deps.db, body.email)) throw conflict(USER_MESSAGES.emailInUse, { email: USER_MESSAGES.emailInUse });
   const id = newId();
   const token = newOpaqueToken();
+  const expiresAt = new Date(Date.now() + SET_PASSWORD_TTL_HOURS * 3_600_000);
   try {
     await deps.db.transaction(async (tx) => {
       await tx.insert(users).values({ id, name: body.name, email: body.email, isAdmin: body.isAdmin, passwordHash: NO_PASSWORD_HASH });
       await tx.insert(passwordResets).values({
-        id: newId(), userId: id, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + SET_PASSWORD_TTL_HOURS * 3_600_000),
+        id: newId(), userId: id, tokenHash: hashToken(token), expiresAt,
       });
     });
   } catch (err) {
@@ -38,6 +39,7 @@ export async function createUserAsAdmin(deps: { db: Db; mailer: Mailer }, body: 
   await deps.mailer.send({
     to: body.email,
     subject: SET_PASSWORD_SUBJECT,
+    linkExpiresAt: expiresAt,
     text: [
       `Hello ${body.name},`,
       '',

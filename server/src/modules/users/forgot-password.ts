@@ -18,16 +18,13 @@ export async function requestPasswordReset(deps: { db: Db; mailer: Mailer }, ema
   const user = await findUserByEmail(deps.db, email);
   if (!user) return;
   const token = newOpaqueToken();
-  await deps.db.insert(passwordResets).values({
-    id: newId(),
-    userId: user.id,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MINUTES * 60_000),
-  });
+  const expiresAt = new Date(Date.now() + RESET_TOKEN_TTL_MINUTES * 60_000);
+  await deps.db.insert(passwordResets).values({ id: newId(), userId: user.id, tokenHash: hashToken(token), expiresAt });
   const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
   await deps.mailer.send({
     to: user.email,
     subject: RESET_MAIL_SUBJECT,
+    linkExpiresAt: expiresAt,
     text: [
       `Hello ${user.name},`,
       '',

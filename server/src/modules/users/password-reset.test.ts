@@ -1,6 +1,7 @@
 import { FORGOT_PASSWORD_MESSAGE, INVALID_RESET_TOKEN, RESET_PASSWORD_SUCCESS } from '@shop/contracts';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMail } from '../../lib/mailer.ts';
 import { outbox, passwordResets } from '../../db/schema.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { createTestApp, createUser, type TestApp } from '../../test/test-app.ts';
@@ -19,7 +20,8 @@ describe('forgot and reset password', () => {
   // forgot-password mails after answering: wait for that work first.
   const mailsTo = async (to: string) => {
     await t.app.ctx.background.flush();
-    return t.database.db.select().from(outbox).where(eq(outbox.to, to)).orderBy(desc(outbox.createdAt), desc(outbox.id));
+    const rows = await t.database.db.select().from(outbox).where(eq(outbox.to, to)).orderBy(desc(outbox.createdAt), desc(outbox.id));
+    return rows.map((r) => openMail(r, t.app.ctx.mailSealer));
   };
   const tokenFrom = (text: string) => {
     const m = /\/reset-password\?token=([\w-]+)/.exec(text);
@@ -129,7 +131,8 @@ describe('forgot password with PUBLIC_URL', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email: u.email }, headers: { host: 'evil.example' } });
     expect(res.statusCode).toBe(200);
     await t.app.ctx.background.flush();
-    const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.to, u.email));
+    const [stored] = await t.database.db.select().from(outbox).where(eq(outbox.to, u.email));
+    const mail = stored && openMail(stored, t.app.ctx.mailSealer);
     expect(mail?.text).toMatch(/^https:\/\/shop\.example\.com\/reset-password\?token=/m);
     expect(mail?.text).not.toContain('evil.example');
   });

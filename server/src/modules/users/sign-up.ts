@@ -23,14 +23,15 @@ export async function requestSignUp(deps: { db: Db; mailer: Mailer }, input: Sig
   }
   const passwordHash = await hashPassword(input.password);
   const token = newOpaqueToken();
+  const expiresAt = new Date(Date.now() + SIGNUP_TOKEN_TTL_HOURS * 3_600_000);
   await deps.db.insert(signupRequests).values({
     id: newId(),
     name: input.name,
     email,
     passwordHash,
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + SIGNUP_TOKEN_TTL_HOURS * 3_600_000),
+    expiresAt,
   });
   const redirect = input.redirect && input.redirect !== '/' ? `&redirect=${encodeURIComponent(input.redirect)}` : '';
-  await deps.mailer.send(confirmSignUpMail(email, input.name, `${baseUrl}/confirm-signup?token=${encodeURIComponent(token)}${redirect}`));
+  await deps.mailer.send({ ...confirmSignUpMail(email, input.name, `${baseUrl}/confirm-signup?token=${encodeURIComponent(token)}${redirect}`), linkExpiresAt: expiresAt });
 }

@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { outbox } from '../../db/schema.ts';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from '../../lib/auth.ts';
+import { openMail } from '../../lib/mailer.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
 /** The auth cookies a response set, as a Cookie header for the next app.inject. */
@@ -24,7 +25,7 @@ export function clearedCookieNames(res: LightMyRequestResponse): string[] {
 export async function latestMailTo(t: TestApp, to: string) {
   await t.app.ctx.background.flush();
   const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.to, to.toLowerCase())).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(1);
-  return mail;
+  return mail && openMail(mail, t.app.ctx.mailSealer); // bodies are sealed at rest
 }
 
 /** The token of the first `/path?token=...` link in a mail text. */

@@ -1,12 +1,14 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { CartSync } from '../../features/cart/components/CartSync';
 import { SessionSync } from '../../features/auth/components/SessionSync';
+import { lazyPage } from '../lazy-page';
+import { PageErrorBoundary } from '../PageErrorBoundary';
 import { Header } from './Header';
 import { ScrollRestoration } from './ScrollRestoration';
 
 // Toasts, idle timer, footer, cookie notice, chat button: one chunk, not part of the first load.
-const ShellEnd = lazy(() => import('./ShellEnd'));
+const ShellEnd = lazyPage(() => import('./ShellEnd'));
 
 export function Layout() {
   return (
@@ -21,12 +23,16 @@ export function Layout() {
       <Header />
       <main id="main-content" className="flex-grow-1" tabIndex={-1}>
         <div className="container py-3">
-          <Outlet />
+          <PageErrorBoundary>
+            <Outlet />
+          </PageErrorBoundary>
         </div>
       </main>
-      <Suspense fallback={null}>
-        <ShellEnd />
-      </Suspense>
+      <PageErrorBoundary fallback={null}>
+        <Suspense fallback={null}>
+          <ShellEnd />
+        </Suspense>
+      </PageErrorBoundary>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
 import { Link } from 'react-router';
 import { MessageBox } from '../../../components/MessageBox';
 import { useForgotPassword } from '../api/forgot-password';
@@ -26,6 +27,7 @@ export default function ForgotPasswordPage() {
   return (
     <AuthCard title="Forgot Password">
       {forgot.isSuccess && <MessageBox variant="success">{forgot.data.message}</MessageBox>}
+      {forgot.isSuccess && <DevMailboxLink />}
       {forgot.isError && alertMessageFor(forgot.error, ['email']) && <MessageBox variant="danger">{alertMessageFor(forgot.error, ['email'])}</MessageBox>}
       <p className="text-body-secondary">Enter the e-mail address of your account and we will send you a link to reset your password.</p>
       <form onSubmit={onSubmit} noValidate>

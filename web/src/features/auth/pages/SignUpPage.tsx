@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
 import { Link, Navigate } from 'react-router';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
@@ -25,6 +26,7 @@ function CheckYourEmail({ email, message, onRetry }: { email: string; message: s
         We sent a message to <strong className="text-break">{email}</strong>. Open the link in it to confirm your address; your account is
         created and you are signed in. The link works once, for 24 hours.
       </p>
+      <DevMailboxLink />
       <p className="text-body-secondary small">
         No e-mail? Check your spam folder, or{' '}
         <button type="button" className="btn btn-link p-0 align-baseline small" onClick={onRetry}>

@@ -1,3 +1,4 @@
+import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
 import { USER_MESSAGES, adminUpdateUserBodySchema } from '@shop/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -58,6 +59,7 @@ export default function UserEditPage() {
   return (
     <div className="mx-auto" style={{ maxWidth: 600 }}>
       <PageTitle title={title} />
+      {isNew && <DevMailboxLink />}
       {!isNew && user.isPending ? (
         <LoadingBox />
       ) : !isNew && user.error ? (
