@@ -12,3 +12,4 @@ export * from './money.ts';
 export * from './backoffice.ts';
 export * from './newsletter.ts';
 export * from './chat.ts';
+export * from './pages.ts';

@@ -12,6 +12,7 @@ import { usersRoutes } from './users/users.routes.ts';
 import { usersAdminRoutes } from './users/users-admin.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { pagesRoutes } from './pages/pages.routes.ts';
 
 /** Every API module, registered under /api by buildApp. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -28,4 +29,5 @@ export const apiModules: FastifyPluginAsync[] = [
   dashboardRoutes,
   newsletterRoutes,
   chatRoutes,
+  pagesRoutes,
 ] as FastifyPluginAsync[];
