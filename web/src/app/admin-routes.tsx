@@ -15,6 +15,8 @@ const ChatDetailPage = lazy(() => import('../features/chat/pages/ChatDetailPage'
 const CjProductsPage = lazy(() => import('../features/cj/pages/CjProductsPage'));
 const CjProductEditPage = lazy(() => import('../features/cj/pages/CjProductEditPage'));
 const OrderPage = lazy(() => import('../features/orders/pages/OrderPage'));
+const AdminPagesPage = lazy(() => import('../features/pages/pages/AdminPagesPage'));
+const PageEditPage = lazy(() => import('../features/pages/pages/PageEditPage'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 
 const adminPage = (Page: LazyExoticComponent<ComponentType>) => <AdminRoute>{page(Page)}</AdminRoute>;
@@ -35,6 +37,8 @@ export const adminRoutes: RouteObject[] = [
   { path: 'chat/:id', element: adminPage(ChatDetailPage) },
   { path: 'cj-products', element: adminPage(CjProductsPage) },
   { path: 'cj-product-edit/:pid', element: adminPage(CjProductEditPage) },
+  { path: 'pages', element: adminPage(AdminPagesPage) },
+  { path: 'page/:slug', element: adminPage(PageEditPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

@@ -31,6 +31,7 @@ const OrderPage = lazy(() => import('../features/orders/pages/OrderPage'));
 const OrderHistoryPage = lazy(() => import('../features/orders/pages/OrderHistoryPage'));
 const ProfilePage = lazy(() => import('../features/users/pages/ProfilePage'));
 const UnsubscribePage = lazy(() => import('../features/newsletter/pages/UnsubscribePage'));
+const InfoPage = lazy(() => import('../features/pages/pages/InfoPage'));
 
 const protectedPage = (Page: LazyExoticComponent<ComponentType>) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
 const guestPage = (Page: LazyExoticComponent<ComponentType>) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
@@ -52,6 +53,7 @@ export const routes: RouteObject[] = [
       { path: '/confirm-signup', element: page(ConfirmSignUpPage) },
       { path: '/cj-products', element: page(CjProductsPublicPage) },
       { path: '/newsletter/unsubscribe', element: page(UnsubscribePage) },
+      { path: '/pages/:slug', element: page(InfoPage) },
       { path: '/shipping', element: protectedPage(ShippingPage) },
       { path: '/payment', element: protectedPage(PaymentPage) },
       { path: '/placeorder', element: protectedPage(PlaceOrderPage) },

@@ -2,7 +2,9 @@ import { DASHBOARD_RANGES, type OrderSummary } from '@shop/contracts';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
+import { AdminTable } from '../../../components/admin/AdminTable';
 import { LoadingBox } from '../../../components/LoadingBox';
+import { ListSkeleton, TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -70,25 +72,20 @@ function RecentOrders() {
         <h2 id="recent-orders-title" className="h5">Recent Orders</h2>
         <Link to={paths.admin.orders} className="btn btn-sm btn-outline-primary">View All</Link>
       </div>
-      {recent.isPending ? <LoadingBox /> : recent.isError ? <MessageBox variant="danger">{getErrorMessage(recent.error)}</MessageBox> : recent.data.orders.length === 0 ? (
+      {recent.isPending ? <ListSkeleton rows={3} /> : recent.isError ? <MessageBox variant="danger">{getErrorMessage(recent.error)}</MessageBox> : recent.data.orders.length === 0 ? (
         <MessageBox>No Recent Orders</MessageBox>
       ) : (
-        <div className="table-responsive">
-          <table className="table table-sm table-hover align-middle">
-            <thead><tr><th scope="col">ID</th><th scope="col">USER</th><th scope="col">DATE</th><th scope="col">TOTAL</th><th scope="col">PAID</th></tr></thead>
-            <tbody>
-              {recent.data.orders.map((o) => (
-                <tr key={o._id}>
-                  <td className="small font-monospace"><Link to={paths.order(o._id)}>{o._id.slice(-8)}</Link></td>
-                  <td>{o.user ? o.user.name : 'DELETED USER'}</td>
-                  <td className="text-nowrap">{formatShortDate(o.createdAt)}</td>
-                  <td>{formatMoney(o.totalPrice)}</td>
-                  <td>{o.isPaid ? 'Yes' : o.isExpired ? 'Expired' : 'No'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable columns={['ID', 'USER', 'DATE', 'TOTAL', 'PAID']} className="table-sm table-hover">
+          {recent.data.orders.map((o) => (
+            <tr key={o._id}>
+              <td className="small font-monospace"><Link to={paths.order(o._id)}>{o._id.slice(-8)}</Link></td>
+              <td>{o.user ? o.user.name : 'DELETED USER'}</td>
+              <td className="text-nowrap">{formatShortDate(o.createdAt)}</td>
+              <td>{formatMoney(o.totalPrice)}</td>
+              <td>{o.isPaid ? 'Yes' : o.isExpired ? 'Expired' : 'No'}</td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </section>
   );
@@ -113,7 +110,7 @@ export default function DashboardPage() {
         </div>
       </div>
       {summary.isPending ? (
-        <LoadingBox />
+        <TextSkeleton lines={4} label="Loading summary..." />
       ) : summary.isError ? (
         <MessageBox variant="danger">{getErrorMessage(summary.error)}</MessageBox>
       ) : (

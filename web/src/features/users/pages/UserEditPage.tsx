@@ -80,7 +80,7 @@ export default function UserEditPage() {
           </div>
           <div className="form-check mb-3">
             <input id="user-is-admin" type="checkbox" className="form-check-input" checked={form.isAdmin} onChange={(e) => setForm({ ...form, isAdmin: e.target.checked })} />
-            <label htmlFor="user-is-admin" className="form-check-label">isAdmin</label>
+            <label htmlFor="user-is-admin" className="form-check-label">Administrator</label>
           </div>
           {isNew && <p className="text-body-secondary small">The new user gets an e-mail with a link to choose their password.</p>}
           <div className="d-flex gap-2">

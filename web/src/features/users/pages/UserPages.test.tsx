@@ -68,7 +68,7 @@ describe('UserEditPage', () => {
     expect(screen.getByText('Name is required')).toBeInTheDocument();
     expect(api.callsTo(`PUT users/${ann._id}`)).toHaveLength(0);
     await userEvent.type(name, 'Ann B.');
-    await userEvent.click(screen.getByLabelText('isAdmin'));
+    await userEvent.click(screen.getByLabelText('Administrator'));
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('User updated successfully'));
     expect(api.callsTo(`PUT users/${ann._id}`)[0]!.body).toEqual({ id: ann._id, name: 'Ann B.', email: 'ann@example.com', isAdmin: true });
@@ -80,8 +80,8 @@ describe('UserEditPage', () => {
       [`PUT users/${ann._id}`]: () => ({ status: 409, body: { message: 'The last administrator cannot be deleted or demoted' } }),
     });
     renderEdit(`/admin/user/${ann._id}`);
-    await waitFor(() => expect(screen.getByLabelText('isAdmin')).toBeChecked());
-    await userEvent.click(screen.getByLabelText('isAdmin'));
+    await waitFor(() => expect(screen.getByLabelText('Administrator')).toBeChecked());
+    await userEvent.click(screen.getByLabelText('Administrator'));
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('The last administrator cannot be deleted or demoted'));
   });
