@@ -41,6 +41,16 @@ describe('UserListPage', () => {
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('User deleted successfully'));
     expect(await screen.findByText('No users found')).toBeInTheDocument();
   });
+
+  it('offers no Delete on your own row', async () => {
+    const me: AdminUser = { ...ann, _id: admin._id, name: 'Admin', email: admin.email, isAdmin: true };
+    mockApi({ 'GET users': () => ({ body: list([me, ann]) }) });
+    renderWithProviders(<UserListPage />, { state: makeState({ userInfo: admin }), route: '/admin/users' });
+    const mine = (await screen.findByText('admin@example.com')).closest('tr')!;
+    expect(within(mine).queryByRole('button', { name: /Delete/ })).toBeNull();
+    expect(within(mine).getByText('(you)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete Ann Buyer' })).toBeInTheDocument();
+  });
 });
 
 const renderEdit = (route: string) =>
