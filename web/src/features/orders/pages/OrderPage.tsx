@@ -11,7 +11,7 @@ import { paths } from '../../../app/paths';
 import { toast } from 'react-toastify';
 import { useStore } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
@@ -90,7 +90,7 @@ export default function OrderPage() {
       onError: (error) => toast.error(getErrorMessage(error)),
     });
 
-  if (order.isPending) return <LoadingBox />;
+  if (order.isPending) return <TextSkeleton lines={8} heading />;
   if (order.isError) {
     const isMissing = order.error instanceof ApiError && order.error.status === 404;
     return <MessageBox variant="danger">{isMissing ? ORDER_MESSAGES.notFound : getErrorMessage(order.error)}</MessageBox>;

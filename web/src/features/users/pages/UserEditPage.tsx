@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { paths } from '../../../app/paths';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
@@ -59,7 +59,7 @@ export default function UserEditPage() {
     <div className="mx-auto" style={{ maxWidth: 600 }}>
       <PageTitle title={title} />
       {!isNew && user.isPending ? (
-        <LoadingBox />
+        <TextSkeleton lines={4} />
       ) : !isNew && user.error ? (
         <MessageBox variant="danger">{getErrorMessage(user.error)}</MessageBox>
       ) : (
