@@ -14,3 +14,4 @@ export * from './newsletter.ts';
 export * from './chat.ts';
 export * from './dates.ts';
 export * from './dev-mailbox.ts';
+export * from './pages.ts';

@@ -80,6 +80,8 @@ export const orderSchema = z.object({
   expiresAt: z.string().nullable(),
   /** The unpaid order expired: its stock went back on sale and it can no longer be paid. */
   isExpired: z.boolean(),
+  /** On one order (GET orders/:id): it holds supplier (CJ) products, so it has a supplier order to show. */
+  hasSupplierLines: z.boolean().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

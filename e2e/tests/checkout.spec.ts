@@ -173,6 +173,8 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
 
     await expect(adminPage.getByRole('button', { name: 'Pay Now' })).toHaveCount(0);
     await adminPage.getByRole('button', { name: 'Deliver Order' }).click();
+    // It asks first.
+    await adminPage.getByRole('dialog', { name: 'Deliver Order' }).getByRole('button', { name: 'Deliver Order' }).click();
     await expect(adminPage.getByText('Order is delivered')).toBeVisible();
     await expect(adminPage.getByText(/^Delivered at /)).toBeVisible();
 

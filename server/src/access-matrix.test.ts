@@ -299,6 +299,11 @@ export const MATRIX: Record<string, Declaration> = {
     },
   },
 
+  // information pages (footer): read by anyone, edited by administrators
+  'GET /api/pages': { expect: all(200) },
+  'GET /api/pages/:slug': { expect: all(200), request: () => ({ params: { slug: 'shipping' } }) },
+  'PUT /api/pages/:slug': { expect: adminOnly(200), request: () => ({ params: { slug: 'terms' }, body: { title: 'Terms of Service', body: 'Edited by the matrix.' } }) },
+
   // chat: signed-in users by their session, guests by their guest cookie (none here: anonymous is 401/404)
   'GET /api/chat/verify-guest': { expect: all(200) },
   'POST /api/chat/guest-session': { expect: all(200), request: () => ({ body: { name: 'Guest', email: `${unique('guest')}@example.com` } }) },

@@ -59,7 +59,7 @@ const API_DOCS_PREFIX = '/api/docs';
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, database } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : loggerOptions(config.logLevel, deps.logStream),
+    logger: deps.logger === false ? false : loggerOptions(config.logLevel, deps.logStream, config.logFormat),
     // lib/logging.ts writes one line per request (route pattern, status, request id): Fastify's own
     // lines carry the raw URL with its query string.
     logController: new LogController({ disableRequestLogging: true }),

@@ -125,3 +125,13 @@ describe('loadConfig outside production', () => {
     expect(problemsOf({ METRICS_ACCESS: 'open', METRICS_TOKEN: 'short' }).map((p) => p.split(':')[0]).sort()).toEqual(['METRICS_ACCESS', 'METRICS_TOKEN']);
   });
 });
+
+describe('LOG_FORMAT', () => {
+  it('pretty or json as asked; auto is json in production and whenever stdout is not a terminal', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ DATA_DIR: tempDir(), LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK }).logFormat).toBe('json');
+    expect(loadConfig({ DATA_DIR: tempDir() }).logFormat).toBe(process.stdout.isTTY ? 'pretty' : 'json');
+    expect(() => loadConfig({ DATA_DIR: tempDir(), LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+});

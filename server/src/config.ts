@@ -29,6 +29,7 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Shop <no-reply@shop.local>'),
   ADMIN_EMAIL: z.email().optional(),
@@ -102,6 +103,8 @@ export interface Config {
   trustProxy: boolean;
   webDistDir: string;
   logLevel: Env['LOG_LEVEL'];
+  /** 'pretty': readable coloured lines (pino-pretty); 'json': one JSON object a line. From LOG_FORMAT (auto: pretty on a terminal outside production). */
+  logFormat: 'json' | 'pretty';
   smtpUrl: string | undefined;
   mailFrom: string;
   seed: {
@@ -215,6 +218,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT === 'auto' ? (!isProduction && process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     seed: { enabled: e.SEED_DEMO_DATA, admin, customer },

@@ -143,7 +143,6 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
     // Files read next to the code at run time are copied beside the JavaScript.
     const sql = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
     expect(sql(path.join(dist, 'db/migrations'))).toEqual(sql(path.join(SERVER_DIR, 'src/db/migrations')));
-    expect(existsSync(path.join(dist, 'modules/chat/assistant/faq.json'))).toBe(true);
     expect(existsSync(path.join(dist, 'main.test.js'))).toBe(false);
 
     const dir = mkdtempSync(path.join(tmpdir(), 'shop-dist-'));

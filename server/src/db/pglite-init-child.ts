@@ -18,7 +18,8 @@ const send = (m: PgliteInitMessage) => new Promise<void>((resolve) => process.se
 
 async function run() {
   const config = loadConfig();
-  const log = pino(loggerOptions(config.logLevel));
+  const logOptions = loggerOptions(config.logLevel, undefined, config.logFormat);
+  const log = logOptions.stream ? pino(logOptions, logOptions.stream) : pino(logOptions);
   const database = await openDatabase({ pgliteDir: path.join(config.dataDir, 'pglite'), preparedStatements: false });
   let referenced = new Set<string>();
   try {

@@ -9,3 +9,4 @@ export * from './schema/supplier.ts';
 export * from './schema/backoffice.ts';
 export * from './schema/storefront.ts';
 export * from './schema/chat.ts';
+export * from './schema/pages.ts';

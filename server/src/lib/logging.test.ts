@@ -173,3 +173,25 @@ describe('serializeError and redactSecrets', () => {
       .toBe('Bearer [token] /reset?token=[redacted]');
   });
 });
+
+describe('readable log lines (LOG_FORMAT=pretty)', () => {
+  it('writes one readable line per entry, secrets still redacted by the serializers', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { pino } = await import('pino');
+    const { loggerOptions, prettyStream } = await import('./logging.ts');
+    const sink = new PassThrough();
+    let text = '';
+    sink.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+    const options = loggerOptions('info', prettyStream(sink));
+    const log = pino(options, options.stream!);
+    log.info({ route: '/api/products/:id', status: 200 }, 'request completed');
+    log.error({ err: new Error(`lookup failed for ${SECRET_EMAIL}`) }, 'query failed');
+    await new Promise((r) => setTimeout(r, 50));
+    const lines = text.trim().split('\n');
+    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: request completed/);
+    expect(lines[0]).toContain('/api/products/:id');
+    expect(text).toMatch(/ERROR: query failed/);
+    expect(text).not.toContain(SECRET_EMAIL);
+    expect(text.trimStart().startsWith('{')).toBe(false);
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 /*
  * What the logs may carry: method, route pattern, status, request id, timings, error types and
@@ -79,13 +80,32 @@ export function serializeReply(reply: FastifyReply) {
   return { statusCode: reply.statusCode };
 }
 
-/** Logger options for Fastify: level, the safe serializers, and the headers never written. */
-export function loggerOptions(level: string, stream?: DestinationStream): LoggerOptions & { stream?: DestinationStream } {
+/**
+ * Readable lines for a person at a terminal: time, level, message, then the fields
+ * (`LOG_FORMAT=pretty`, or a TTY outside production). Written synchronously, in order, to stdout.
+ */
+export function prettyStream(destination: NodeJS.WritableStream = process.stdout): DestinationStream {
+  return pinoPretty({
+    destination,
+    colorize: destination === process.stdout ? Boolean(process.stdout.isTTY) : false,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    sync: true,
+  });
+}
+
+/**
+ * Logger options for Fastify: level, the safe serializers, and the headers never written. JSON
+ * lines unless `format` is 'pretty' (and no stream is given: tests pass their own).
+ */
+export function loggerOptions(level: string, stream?: DestinationStream, format: 'json' | 'pretty' = 'json'): LoggerOptions & { stream?: DestinationStream } {
+  const out = stream ?? (format === 'pretty' ? prettyStream() : undefined);
   return {
     level,
     redact: ['req.headers.cookie', 'req.headers.authorization', 'headers.cookie', 'headers.authorization'],
     serializers: { err: serializeError, error: serializeError, req: serializeRequest as never, res: serializeReply as never },
-    ...(stream ? { stream } : {}),
+    ...(out ? { stream: out } : {}),
   };
 }
 

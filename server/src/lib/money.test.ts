@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 import { openTestDatabase } from '../test/test-app.ts';
 import { newId } from './ids.ts';
-import { finalPrice, roundMoney } from './money.ts';
+import { finalPrice, formatMoney, roundMoney } from './money.ts';
 
 const priced = fc.record({
   // numeric(12,2): up to 9,999,999,999.99; keep within what a shop sells but cover big values too.
@@ -86,5 +86,14 @@ describe('products.final_price column mirrors finalPrice()', () => {
       .filter((m) => m.db !== m.js);
     expect(rows).toHaveLength(samples.length);
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe('formatMoney', () => {
+  it('prints dollars with thousands separators and cents', () => {
+    expect(formatMoney(3750.18)).toBe('$3,750.18');
+    expect(formatMoney(1234567.891)).toBe('$1,234,567.89');
+    expect(formatMoney(7)).toBe('$7.00');
+    expect(formatMoney(-5)).toBe('-$5.00');
   });
 });

@@ -4,4 +4,12 @@ export function roundMoney(value: number): number {
 }
 
 // The unit price rule is shared with the admin product form, so it lives in the contracts.
+const usd = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Money as the shop prints it (web's formatMoney too): 3750.18 -> '$3,750.18', -5 -> '-$5.00'. */
+export function formatMoney(value: number): string {
+  const rounded = roundMoney(value);
+  return `${rounded < 0 ? '-' : ''}$${usd.format(Math.abs(rounded))}`;
+}
+
 export { finalPrice, MIN_UNIT_PRICE, type Priced } from '@shop/contracts';

@@ -25,6 +25,16 @@ describe('memory rate limiter (fixed window)', () => {
     await limiter.reset('k');
     expect((await limiter.hit('k', 1, 60)).allowed).toBe(true);
   });
+
+  it('undo takes back one hit, never below zero', async () => {
+    const limiter = createMemoryRateLimiter();
+    await limiter.hit('k', 1, 60);
+    await limiter.undo('k');
+    expect(await limiter.count('k')).toBe(0);
+    await limiter.undo('k');
+    await limiter.undo('none');
+    expect(await limiter.hit('k', 1, 60)).toMatchObject({ count: 1, allowed: true });
+  });
 });
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -68,6 +78,19 @@ describe('Redis rate limiter', () => {
     expect((await limiter.hit('short', 1, 1)).allowed).toBe(true);
     await limiter.reset('short');
     expect(await limiter.hit('short', 1, 1)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it.runIf(REDIS_URL)('undo takes back one hit and keeps the expiry; it never creates a key', async () => {
+    await limiter.hit('u', 2, 60);
+    await limiter.hit('u', 2, 60);
+    await limiter.undo('u');
+    expect(await limiter.count('u')).toBe(1);
+    expect(await redis.pttl(`${prefix}u`)).toBeGreaterThan(0);
+    await limiter.undo('u');
+    await limiter.undo('u');
+    expect(await limiter.count('u')).toBe(0);
+    await limiter.undo('absent');
+    expect(await redis.exists(`${prefix}absent`)).toBe(0);
   });
 
   it.runIf(REDIS_URL)('never lets more than max through under concurrency', async () => {

@@ -20,6 +20,8 @@ export interface RateLimiter {
   /** Hits in the current window, without counting one (0 when there is no window). */
   count(key: string): Promise<number>;
   reset(key: string): Promise<void>;
+  /** Takes back one hit of the current window (no-op when there is none), keeping its expiry. */
+  undo(key: string): Promise<void>;
 }
 
 /** Per-instance counters keep at most this many keys; the oldest window is dropped for a new one. */
@@ -66,9 +68,15 @@ export function createMemoryRateLimiter(now: () => number = Date.now, opts: { ma
     async reset(key) {
       buckets.delete(key);
     },
+    async undo(key) {
+      const bucket = buckets.get(key);
+      if (bucket && bucket.resetAt > now() && bucket.count > 0) bucket.count -= 1;
+    },
   };
   return limiter;
 }
+
+const UNDO_SCRIPT = "local n = tonumber(redis.call('GET', KEYS[1]) or '0') if n > 0 then redis.call('DECR', KEYS[1]) end return 0";
 
 /** Shared counters for several app instances behind a load balancer. */
 export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
@@ -99,6 +107,10 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimite
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async undo(key) {
+      // Only while the window exists and above zero, so an expired key is not recreated without expiry.
+      await redis.eval(UNDO_SCRIPT, 1, prefix + key);
     },
   };
   return limiter;

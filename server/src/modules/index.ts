@@ -13,6 +13,7 @@ import { usersAdminRoutes } from './users/users-admin.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { devMailboxRoutes } from './dev-mailbox/dev-mailbox.routes.ts';
+import { pagesRoutes } from './pages/pages.routes.ts';
 
 /** Every API module, registered under /api by buildApp. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -30,4 +31,5 @@ export const apiModules: FastifyPluginAsync[] = [
   newsletterRoutes,
   chatRoutes,
   devMailboxRoutes,
+  pagesRoutes,
 ] as FastifyPluginAsync[];

@@ -17,6 +17,8 @@ const CjProductsPage = lazyPage(() => import('../features/cj/pages/CjProductsPag
 const CjProductEditPage = lazyPage(() => import('../features/cj/pages/CjProductEditPage'));
 const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
 const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
+const AdminPagesPage = lazyPage(() => import('../features/pages/pages/AdminPagesPage'));
+const PageEditPage = lazyPage(() => import('../features/pages/pages/PageEditPage'));
 
 const adminPage = (Page: ComponentType) => <AdminRoute>{page(Page)}</AdminRoute>;
 
@@ -36,6 +38,8 @@ export const adminRoutes: RouteObject[] = [
   { path: 'chat/:id', element: adminPage(ChatDetailPage) },
   { path: 'cj-products', element: adminPage(CjProductsPage) },
   { path: 'cj-product-edit/:pid', element: adminPage(CjProductEditPage) },
+  { path: 'pages', element: adminPage(AdminPagesPage) },
+  { path: 'page/:slug', element: adminPage(PageEditPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

@@ -19,6 +19,7 @@ export const paths = {
   orderHistory: '/orderhistory',
   profile: '/profile',
   newsletterUnsubscribe: '/newsletter/unsubscribe',
+  page: (slug: string) => `/pages/${encodeURIComponent(slug)}`,
   admin: {
     dashboard: '/admin/dashboard',
     products: '/admin/products',
@@ -35,6 +36,8 @@ export const paths = {
     chat: (id: string) => `/admin/chat/${id}`,
     cjProducts: '/admin/cj-products',
     cjProductEdit: (pid: string) => `/admin/cj-product-edit/${encodeURIComponent(pid)}`,
+    pages: '/admin/pages',
+    page: (slug: string) => `/admin/page/${encodeURIComponent(slug)}`,
   },
 } as const;
 

@@ -33,6 +33,7 @@ const OrderHistoryPage = lazyPage(() => import('../features/orders/pages/OrderHi
 const ProfilePage = lazyPage(() => import('../features/users/pages/ProfilePage'));
 const UnsubscribePage = lazyPage(() => import('../features/newsletter/pages/UnsubscribePage'));
 const DevMailboxPage = lazyPage(() => import('../features/dev-mailbox/pages/DevMailboxPage'));
+const InfoPage = lazyPage(() => import('../features/pages/pages/InfoPage'));
 
 const protectedPage = (Page: ComponentType) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
 const guestPage = (Page: ComponentType) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
       { path: '/newsletter/unsubscribe', element: page(UnsubscribePage) },
       // Development only (the API answers 404 in production): the mail the shop kept.
       { path: '/dev/mailbox', element: page(DevMailboxPage) },
+      { path: '/pages/:slug', element: page(InfoPage) },
       { path: '/shipping', element: protectedPage(ShippingPage) },
       { path: '/payment', element: protectedPage(PaymentPage) },
       { path: '/placeorder', element: protectedPage(PlaceOrderPage) },

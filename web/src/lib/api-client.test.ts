@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi } from '../test/render';
-import { api, ApiError, SESSION_EXPIRED_EVENT } from './api-client';
+import { api, ApiError, formatWait, SESSION_EXPIRED_EVENT } from './api-client';
 
 describe('api client', () => {
   let expired: ReturnType<typeof vi.fn<(event: Event) => void>>;
@@ -90,5 +90,15 @@ describe('api client', () => {
     mockApi({ 'GET x': () => ({ status: 404, body: { message: 'Product Not Found' } }), 'GET y': () => ({ status: 500 }) });
     await expect(api.get('x')).rejects.toThrow('Product Not Found');
     await expect(api.get('y')).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('formatWait', () => {
+  it('words a wait, rounding up', () => {
+    expect(formatWait(1)).toBe('in 1 second');
+    expect(formatWait(45)).toBe('in 45 seconds');
+    expect(formatWait(60)).toBe('in 1 minute');
+    expect(formatWait(624)).toBe('in 11 minutes');
+    expect(formatWait(3 * 3600)).toBe('in 3 hours');
   });
 });

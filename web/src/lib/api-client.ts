@@ -9,6 +9,8 @@ export class ApiError extends Error {
     public readonly status: number,
     public readonly code?: string,
     public readonly fieldErrors?: Record<string, string>,
+    /** Seconds to wait before trying again, from a 429's Retry-After header. */
+    public readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -102,7 +104,14 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
   }
   if (!res.ok) {
     const body = (data ?? {}) as { message?: string; code?: string; fieldErrors?: Record<string, string> };
-    throw new ApiError(body.message ?? (res.statusText || 'Request failed'), res.status, body.code, body.fieldErrors);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    throw new ApiError(
+      body.message ?? (res.statusText || 'Request failed'),
+      res.status,
+      body.code,
+      body.fieldErrors,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
   }
   return data as T;
 }
@@ -114,8 +123,20 @@ export const api = {
   delete: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
 };
 
+/** A wait in words: "in 45 seconds", "in 1 minute", "in 11 minutes" (rounded up), "in 2 hours". */
+export function formatWait(seconds: number): string {
+  if (seconds < 60) return `in ${Math.max(1, Math.ceil(seconds))} second${Math.ceil(seconds) === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `in ${hours} hours`;
+}
+
 /** The text to show for a failed call: the server's message, else the error's own. */
 export function getErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds) {
+    return `${error.message.replace(/ Please try again later\.$/, '')} Please try again ${formatWait(error.retryAfterSeconds)}.`;
+  }
   if (error instanceof Error) return error.message;
   if (typeof error === 'string') return error;
   return 'Something went wrong';

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatMoney, formatPrice, formatShortDate, roundMoney } from './format';
+import { formatClockTime, formatDateTime, formatMoney, formatPrice, formatShortDate, roundMoney } from './format';
 
 describe('money', () => {
   it('shows 2 decimals', () => {
     expect(formatPrice(12.5)).toBe('12.50');
     expect(formatPrice(0)).toBe('0.00');
     expect(formatPrice(7)).toBe('7.00');
-    expect(formatMoney(1234.5)).toBe('$1234.50');
+    expect(formatMoney(1234.5)).toBe('$1,234.50');
+    expect(formatMoney(3750.18)).toBe('$3,750.18');
+    expect(formatMoney(1234567.891)).toBe('$1,234,567.89');
+    expect(formatMoney(-5)).toBe('-$5.00');
+    expect(formatMoney(0)).toBe('$0.00');
   });
 
   it('rounds to cents without binary drift', () => {
@@ -36,5 +40,14 @@ describe('dates', () => {
   it('short date is the first 10 characters', () => {
     expect(formatShortDate('2025-03-09T18:45:00.000Z')).toBe('2025-03-09');
     expect(formatShortDate(null)).toBe('');
+  });
+});
+
+describe('formatClockTime', () => {
+  it('is 12-hour with AM/PM, like the order dates', () => {
+    expect(formatClockTime(new Date(2026, 0, 5, 15, 16))).toBe('03:16 PM');
+    expect(formatClockTime(new Date(2026, 0, 5, 0, 5))).toBe('12:05 AM');
+    expect(formatClockTime(new Date(2026, 0, 5, 12, 0))).toBe('12:00 PM');
+    expect(formatClockTime('not a date')).toBe('');
   });
 });

@@ -8,9 +8,19 @@ export function formatPrice(value: number): string {
   return roundMoney(value).toFixed(2);
 }
 
-/** USD with a dollar sign and 2 decimals: 12.5 -> '$12.50'. */
+const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
+
+/** USD with a dollar sign, thousands separators and 2 decimals: 3750.18 -> '$3,750.18', -5 -> '-$5.00'. The one money format of the UI. */
 export function formatMoney(value: number): string {
-  return `$${formatPrice(value)}`;
+  const rounded = roundMoney(value);
+  return `${rounded < 0 ? '-' : ''}$${money.format(Math.abs(rounded))}`;
+}
+
+const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A whole number with thousands separators: 12345 -> '12,345'. */
+export function formatCount(value: number): string {
+  return count.format(value);
 }
 
 const dateParts = new Intl.DateTimeFormat('en-US', {
@@ -38,8 +48,10 @@ export function formatShortDate(value: string | null | undefined): string {
   return value ? value.substring(0, 10) : '';
 }
 
-/** Local clock time 'HH:MM' (24 h), as in 'Pay within 30 minutes — until 14:35'. */
+/** Local clock time 'hh:mm AM/PM' (12 h, as the order dates), as in 'Pay within 30 minutes — until 02:35 PM'. */
 export function formatClockTime(value: string | number | Date): string {
   const d = new Date(value);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  if (Number.isNaN(d.getTime())) return '';
+  const hour = d.getHours() % 12 === 0 ? 12 : d.getHours() % 12;
+  return `${String(hour).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
 }

@@ -23,7 +23,7 @@ export function makeState(overrides: Partial<StoreState> = {}): StoreState {
   };
 }
 
-type Reply = { status?: number; body?: unknown };
+type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
 type Handler = (body: unknown, url: URL) => Reply | Promise<Reply>;
 
 /**
@@ -42,7 +42,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     const reply = handler ? await handler(body, url) : { status: 500, body: { message: 'Unexpected call' } };
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
       status: reply.status ?? 200,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...reply.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

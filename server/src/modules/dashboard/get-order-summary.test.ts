@@ -1,7 +1,7 @@
 import type { OrderSummary } from '@shop/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, products } from '../../db/schema.ts';
+import { orders, products, users } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { call } from '../../test/commerce-factories.ts';
 import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
@@ -126,5 +126,21 @@ describe('GET /api/orders/summary', () => {
     expect(res.body.orders).toEqual([{ totalSales: Number(direct[0]!.sales), numOrders: 38 }]);
     expect(direct[0]!.n).toBe(38);
     expect(res.body.dailyOrders).toEqual([{ _id: '2026-04-10', sales: Number(direct[0]!.sales), orders: 38 }]);
+  });
+
+  it('every card on fixed data, computed by hand: users, orders, sales (and what the average is made of)', async () => {
+    // Two accounts dated into the past: one in the previous period (02-27), one in this one (03-02).
+    const before = await createUser(t, { email: 'before@example.com' });
+    const during = await createUser(t, { email: 'during@example.com' });
+    await t.database.db.update(users).set({ createdAt: new Date('2026-02-27T12:00:00Z') }).where(eq(users.id, before.id));
+    await t.database.db.update(users).set({ createdAt: new Date('2026-03-02T12:00:00Z') }).where(eq(users.id, during.id));
+    const res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-01&to=2026-03-03');
+    // Users card: 2 accounts existed by the end of 03-03 (the others were made today), 1 new in the period, 1 new before.
+    expect(res.body.users).toEqual([{ numUsers: 2, newUsers: 1 }]);
+    expect(res.body.previous).toMatchObject({ numUsers: 1, newUsers: 1 });
+    // Orders and Sales cards: 10.10 + 20.20 + 5.00 = 35.30 in 3 paid orders; previous 7.00 in 1.
+    // (Average order value card: 35.30 / 3 = 11.77 against 7.00, computed by the page from these.)
+    expect(res.body.orders).toEqual([{ totalSales: 35.3, numOrders: 3 }]);
+    expect(res.body.previous).toMatchObject({ totalSales: 7, numOrders: 1 });
   });
 });

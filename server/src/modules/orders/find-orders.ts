@@ -5,6 +5,7 @@ import { orderItems, orders, users } from '../../db/schema.ts';
 import type { AuthUser } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
+import { holdsSupplierProducts } from '../supplier/index.ts';
 import { presentOrder, type OrderItemRow, type OrderWithLines } from './orders.presenter.ts';
 
 /** Orders with their lines and customer name, newest first. */
@@ -28,7 +29,7 @@ export async function loadOrders(db: Executor, where?: SQL, limit?: number): Pro
 /** One order by id with its lines and customer (name and e-mail), in one query; or null. */
 export async function loadOrder(db: Executor, id: string): Promise<OrderWithLines | null> {
   if (!isId(id)) return null;
-  const rows = await db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems }).from(orders)
+  const rows = await db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, hasSupplierLines: holdsSupplierProducts(orders.id) }).from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
     .where(eq(orders.id, id))
@@ -37,7 +38,7 @@ export async function loadOrder(db: Executor, id: string): Promise<OrderWithLine
   if (!first) return null;
   const items: OrderItemRow[] = [];
   for (const r of rows) if (r.item) items.push(r.item);
-  return { order: first.order, userName: first.userName, userEmail: first.userEmail, items };
+  return { order: first.order, userName: first.userName, userEmail: first.userEmail, items, hasSupplierLines: Boolean(first.hasSupplierLines) };
 }
 
 /** The order if `viewer` owns it or is an admin; anyone else gets 404 'Order Not Found'. */

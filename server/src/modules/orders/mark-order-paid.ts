@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { jsonValue, readColumns } from '../../db/raw-rows.ts';
 import { cartItems, orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
+import { formatMoney } from '../../lib/money.ts';
 import type { Mail, Mailer, MailRecording } from '../../lib/mailer.ts';
 import { clearCart } from '../cart/get-cart.ts';
 import { enqueueSupplierOrder, holdsSupplierProducts } from '../supplier/index.ts';
@@ -127,7 +128,7 @@ export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ ord
 
 /** The order confirmation to `customer` (the order as paid). */
 export function orderConfirmationMail(order: Order, customer: { name: string; email: string }, publicUrl: string | undefined): Mail {
-  const money = (n: number) => `$${n.toFixed(2)}`;
+  const money = formatMoney;
   const lines = order.orderItems.map((i) => `  ${i.quantity} x ${i.name} @ ${money(i.price)} = ${money(i.price * i.quantity)}`);
   const link = publicUrl ? `${publicUrl}/order/${order._id}` : `/order/${order._id}`;
   const demo = order.paymentResult?.provider === 'demo' ? '\nThis was a demo payment: no money was taken.\n' : '';

@@ -10,6 +10,8 @@ export interface OrderWithLines {
   /** The customer's e-mail, when the loader read it (one order: the confirmation mail). */
   userEmail?: string | null;
   items: OrderItemRow[];
+  /** Whether it holds supplier products (the one-order loader reads it). */
+  hasSupplierLines?: boolean;
 }
 
 /** Unpaid and past its expiry (whether or not the sweep has released the stock yet). */
@@ -18,7 +20,7 @@ export function isOrderExpired(order: OrderRow, now = new Date()): boolean {
   return order.stockReleasedAt !== null || (order.expiresAt !== null && order.expiresAt <= now);
 }
 
-export function presentOrder({ order, userName, items }: OrderWithLines, now = new Date()): Order {
+export function presentOrder({ order, userName, items, hasSupplierLines }: OrderWithLines, now = new Date()): Order {
   const r = order.paymentResult;
   return {
     _id: order.id,
@@ -49,5 +51,6 @@ export function presentOrder({ order, userName, items }: OrderWithLines, now = n
     user: order.userId && userName !== null ? { _id: order.userId, name: userName } : null,
     expiresAt: order.isPaid ? null : (order.expiresAt?.toISOString() ?? null),
     isExpired: isOrderExpired(order, now),
+    ...(hasSupplierLines === undefined ? {} : { hasSupplierLines }),
   };
 }

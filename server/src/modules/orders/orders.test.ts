@@ -219,6 +219,7 @@ describe('orders API', () => {
       const p = await createProduct(t);
       const order = await placeOrderFor(t, alice, [{ productId: p.id, quantity: 1 }]);
       expect((await call<Order>(t, alice, 'GET', `/api/orders/${order._id}`)).body).toEqual(order);
+      expect(order.hasSupplierLines).toBe(false);
       expect((await call<Order>(t, admin, 'GET', `/api/orders/${order._id}`)).status).toBe(200);
       expect(await call(t, bob, 'GET', `/api/orders/${order._id}`)).toEqual(ORDER_NOT_FOUND);
       expect(await call(t, alice, 'GET', '/api/orders/aaaaaaaaaaaaaaaaaaaaaaaa')).toEqual(ORDER_NOT_FOUND);

@@ -183,7 +183,7 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
       }
       throw new Error(`order ${orderId} was not written though every line was served`);
     }
-    return { created: true, placed: { order: placed.order, userName, items: placed.items } };
+    return { created: true, placed: { order: placed.order, userName, items: placed.items, hasSupplierLines: cart.some((l) => l.product?.cjData != null) } };
   });
   if (result.created) return { order: presentOrder(result.placed), created: true };
   const found = await loadOrder(db, result.orderId);

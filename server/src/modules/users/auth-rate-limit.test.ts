@@ -20,6 +20,20 @@ function expectLimited(res: { statusCode: number; json: () => unknown; headers: 
   expect(retryAfter).toBeLessThanOrEqual(600);
 }
 
+describe('sign-in with the default limits', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp(); });
+  afterAll(async () => { await t.close(); });
+
+  it('15 correct sign-ins in a row from one address are all 200', async () => {
+    const u = await createUser(t, { password: 'password123' });
+    for (let i = 0; i < 15; i += 1) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/users/signin', payload: { email: u.email, password: 'password123' }, remoteAddress: '10.7.0.1' });
+      expect(res.statusCode).toBe(200);
+    }
+  });
+});
+
 describe('rate limits on sign-in, sign-up, forgot and reset (in-process counters)', () => {
   let t: TestApp;
   beforeAll(async () => { t = await createTestApp({ env }); });
@@ -64,6 +78,18 @@ describe('rate limits on sign-in, sign-up, forgot and reset (in-process counters
     // The owner from an address with no failures gets in, which clears the account's failures.
     expect((await signIn(u.email, 'password123', '10.0.9.50')).statusCode).toBe(200);
     expect((await signIn(u.email, 'password123', '10.0.9.1')).statusCode).toBe(200);
+  });
+
+  it('sign-in: successful sign-ins do not count, so one address signs in 15 times in a row', async () => {
+    const a = await createUser(t, { password: 'password123' });
+    const b = await createUser(t, { password: 'password456' });
+    for (let i = 0; i < 15; i += 1) {
+      const [email, password] = i % 2 ? [a.email, 'password123'] : [b.email, 'password456'];
+      expect((await signIn(email, password, '10.0.20.1')).statusCode).toBe(200);
+    }
+    // Failures from that address are still limited (3 per window here).
+    for (let i = 0; i < 3; i += 1) expect((await signIn(`nobody${i}@example.com`, 'x', '10.0.20.1')).statusCode).toBe(401);
+    expectLimited(await signIn(a.email, 'password123', '10.0.20.1'));
   });
 
   it('sign-in: an address is limited across accounts (password spraying)', async () => {

@@ -13,7 +13,9 @@ const adminUserColumns = {
   email: users.email,
   isAdmin: users.isAdmin,
   createdAt: users.createdAt,
-  numOrders: sql<number>`(select count(*)::int from ${orders} where ${orders.userId} = ${users.id})`,
+  // Qualified by hand: in a one-table select drizzle renders columns without their table, so
+  // `${orders.userId} = ${users.id}` became "user_id" = "id" and compared orders.id (always 0).
+  numOrders: sql<number>`(select count(*)::int from ${orders} o where o.user_id = ${users}.id)`,
 };
 
 /** Users for the back office, newest first, searched by name or e-mail, one page at a time. */

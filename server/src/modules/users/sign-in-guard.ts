@@ -31,8 +31,9 @@ export interface SignInGuardOptions {
 /**
  * Stops password guessing without handing an attacker a way to lock the owner out:
  *
- * - per client (IP, or IPv6 /64): at most `max` sign-in attempts per window, on any accounts
- *   (one source guessing, or trying one password on many accounts);
+ * - per client (IP, or IPv6 /64): at most `max` failed sign-ins per window, on any accounts
+ *   (one source guessing, or trying one password on many accounts). Successful sign-ins do not
+ *   count, so an office behind one address is never refused the right password for signing in often;
  * - per client and account: at most `max` failed attempts per window;
  * - per account, failures from every client are counted. Past `max` the account is "under
  *   attack": a client that has already failed on it in this window gets 429, even with the right
@@ -40,8 +41,8 @@ export interface SignInGuardOptions {
  *   account (the owner on their phone, at home, at work) is never refused because of the account
  *   count, and a correct password from it signs in and clears the count.
  *
- * A successful sign-in clears the client's and the account's failures; a password reset clears
- * the account's. Counters live in the rate limiter (memory, or Redis shared by every instance),
+ * A successful sign-in takes back its own count on the client and clears the client's failures on
+ * that account and the account's failures; a password reset clears the account's. Counters live in the rate limiter (memory, or Redis shared by every instance),
  * and every check counts before the password is verified, so parallel requests cannot slip past.
  */
 export function createSignInGuard({ limiter, limit }: SignInGuardOptions) {
@@ -69,7 +70,8 @@ export function createSignInGuard({ limiter, limit }: SignInGuardOptions) {
     },
     async onSuccess(ip: string, email: string): Promise<void> {
       const k = keys(ip, email);
-      await Promise.all([limiter.reset(k.pair), limiter.reset(k.account)]);
+      // The attempt was counted up front (so parallel guesses cannot slip past); a right password is not a failure.
+      await Promise.all([limiter.undo(k.client), limiter.reset(k.pair), limiter.reset(k.account)]);
     },
     async onFailure(ip: string, email: string): Promise<void> {
       await limiter.hit(keys(ip, email).account, Number.MAX_SAFE_INTEGER, limit.windowSeconds);

@@ -56,6 +56,22 @@ describe('users administration API', () => {
     expect((await call<{ message: string }>(t, admin, 'GET', '/api/users?pageSize=1000')).body.message).toMatch(/at most 100/);
   });
 
+  it("counts each user's own orders (a customer with orders, one without, guest orders not counted)", async () => {
+    const buyer = await createUser(t, { name: 'Olive Orders', email: 'olive@example.com' });
+    const other = await createUser(t, { name: 'Nora None', email: 'nora@example.com' });
+    const order = (userId: string | null) => ({
+      id: newId(), userId, shippingAddress: { fullName: 'O', address: 'a', city: 'c', postalCode: '1', country: 'X' },
+      paymentMethod: 'PayPal', itemsPrice: 1, shippingPrice: 0, taxPrice: 0, totalPrice: 1,
+    });
+    await t.database.db.insert(orders).values([order(buyer.id), order(buyer.id), order(buyer.id), order(null)]);
+    const list = await call<UserListResponse>(t, admin, 'GET', '/api/users?search=%40example.com&pageSize=100');
+    const counts = Object.fromEntries(list.body.users.map((u) => [u.email, u.numOrders]));
+    expect(counts['olive@example.com']).toBe(3);
+    expect(counts['nora@example.com']).toBe(0);
+    expect((await call<AdminUser>(t, admin, 'GET', `/api/users/${buyer.id}`)).body.numOrders).toBe(3);
+    expect((await call<AdminUser>(t, admin, 'GET', `/api/users/${other.id}`)).body.numOrders).toBe(0);
+  });
+
   it('GET /users/:id answers the user or 404', async () => {
     const res = await call<AdminUser>(t, admin, 'GET', `/api/users/${customer.id}`);
     expect(res.status).toBe(200);

@@ -10,6 +10,7 @@ export const ADMIN_LINKS = [
   { to: paths.admin.leads, label: 'Leads' },
   { to: paths.admin.chats, label: 'Chats' },
   { to: paths.admin.cjProducts, label: 'CJ Products' },
+  { to: paths.admin.pages, label: 'Pages' },
 ] as const;
 
 /** The back-office menu, shown to admins only. */

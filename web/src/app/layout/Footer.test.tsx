@@ -35,10 +35,25 @@ describe('Footer', () => {
     expect(shopLinks()).toEqual([['All Products', '/search']]);
   });
 
-  it('links Privacy Policy to /privacy', () => {
+  it('links Privacy Policy to /privacy and the information pages to /pages/:slug; no links to pages that do not exist', () => {
     mockApi({});
     renderWithProviders(<Footer />);
     expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
+    const links = (name: string) =>
+      Array.from(screen.getByRole('navigation', { name }).querySelectorAll('a')).map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(links('Customer Service')).toEqual([
+      ['Contact Us', '/pages/contact'],
+      ['FAQ', '/pages/faq'],
+      ['Shipping Policy', '/pages/shipping'],
+      ['Returns & Refunds', '/pages/returns'],
+      ['Track Your Order', '/orderhistory'],
+    ]);
+    expect(links('About')).toEqual([
+      ['About Us', '/pages/about'],
+      ['Terms of Service', '/pages/terms'],
+      ['Privacy Policy', '/privacy'],
+    ]);
+    expect(screen.queryByRole('link', { name: 'Careers' })).toBeNull();
   });
 
   it('newsletter: checks the address, stores the subscription on the server and says so once', async () => {

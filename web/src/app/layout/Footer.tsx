@@ -57,18 +57,17 @@ export function Footer() {
           </div>
           <div className="col-6 col-md-3 col-lg-2">
             <Column title="Customer Service">
-              <Item to={paths.home}>Contact Us</Item>
-              <Item to={paths.home}>FAQ</Item>
-              <Item to={paths.home}>Shipping Policy</Item>
-              <Item to={paths.home}>Returns &amp; Refunds</Item>
+              <Item to={paths.page('contact')}>Contact Us</Item>
+              <Item to={paths.page('faq')}>FAQ</Item>
+              <Item to={paths.page('shipping')}>Shipping Policy</Item>
+              <Item to={paths.page('returns')}>Returns &amp; Refunds</Item>
               <Item to={paths.orderHistory}>Track Your Order</Item>
             </Column>
           </div>
           <div className="col-6 col-md-3 col-lg-2">
             <Column title="About">
-              <Item to={paths.home}>About Us</Item>
-              <Item to={paths.home}>Careers</Item>
-              <Item to={paths.home}>Terms of Service</Item>
+              <Item to={paths.page('about')}>About Us</Item>
+              <Item to={paths.page('terms')}>Terms of Service</Item>
               <Item to={paths.privacy}>Privacy Policy</Item>
             </Column>
           </div>

@@ -105,7 +105,7 @@ describe('Header', () => {
     expect(toggle).toHaveFocus();
   });
 
-  it('an admin gets the admin menu with its seven links (the spec\'s six and Leads)', async () => {
+  it('an admin gets the admin menu with its eight links (the spec\'s six, Leads and Pages)', async () => {
     mockApi({});
     renderWithProviders(<Header />, { state: makeState({ userInfo: admin }) });
     await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
@@ -119,6 +119,7 @@ describe('Header', () => {
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
       ['CJ Products', '/admin/cj-products'],
+      ['Pages', '/admin/pages'],
     ]);
   });
 
@@ -130,8 +131,8 @@ describe('Header', () => {
     await user.keyboard('{ArrowDown}');
     await waitFor(() => expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveFocus());
     await user.keyboard('{End}');
-    expect(screen.getByRole('link', { name: 'CJ Products' })).toHaveFocus();
-    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('link', { name: 'Pages' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowUp}{ArrowUp}');
     expect(screen.getByRole('link', { name: 'Leads' })).toHaveFocus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/leads$/));

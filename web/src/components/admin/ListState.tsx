@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { getErrorMessage } from '../../lib/api-client';
-import { LoadingBox } from '../LoadingBox';
+import { ListSkeleton } from '../Skeleton';
 import { MessageBox } from '../MessageBox';
 import { Paginator } from '../Paginator';
 
@@ -18,7 +18,7 @@ export const pageOutOfRangeText = (page: number, pages: number) =>
   `Page ${page} does not exist: there ${pages === 1 ? 'is only 1 page' : `are only ${pages} pages`}.`;
 
 /**
- * What an admin list shows around its rows: a spinner while loading, the error, the empty message,
+ * What an admin list shows around its rows: placeholder rows while loading, the error, the empty message,
  * or, for a page number past the last page, a notice with a link to the last page and the page
  * links (never a blank list). Otherwise the rows (`children`) and the page links.
  */
@@ -37,7 +37,7 @@ export function ListState({
   paging?: ListPaging;
   children: () => ReactNode;
 }) {
-  if (isPending) return <LoadingBox />;
+  if (isPending) return <ListSkeleton />;
   if (error) return <MessageBox variant="danger">{getErrorMessage(error)}</MessageBox>;
   if (isEmpty && paging && paging.pages > 0 && paging.page > paging.pages) {
     return (

@@ -1,19 +1,46 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
 export interface FaqEntry { id: string; keywords: string[]; question: string; answer: string }
 
-/** The editable FAQ file the assistant answers shipping, returns and payment questions from. */
-export const FAQ_FILE = path.join(import.meta.dirname, 'faq.json');
+/** How long the FAQ read from the database is used before it is read again (other instances' edits show within this). */
+export const FAQ_CACHE_MS = 30_000;
 
-let cached: FaqEntry[] | undefined;
+type FaqSource = () => Promise<FaqEntry[]>;
+let source: FaqSource | undefined;
+let cached: FaqEntry[] = [];
+let loadedAt = 0;
+let loading: Promise<void> | undefined;
 
-export function loadFaq(file = FAQ_FILE): FaqEntry[] {
-  if (file === FAQ_FILE && cached) return cached;
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { entries?: FaqEntry[] };
-  const entries = (parsed.entries ?? []).filter((e) => e && typeof e.answer === 'string' && Array.isArray(e.keywords));
-  if (file === FAQ_FILE) cached = entries;
-  return entries;
+/**
+ * Where the FAQ comes from: the FAQ page's entries in the database (the pages module sets this at
+ * start, and reads them once before the app answers).
+ */
+export async function setFaqSource(next: FaqSource): Promise<void> {
+  source = next;
+  loading = undefined;
+  await refreshFaq();
+}
+
+/** Reads the FAQ again now (after an edit on this instance). A failed read keeps the entries already held. */
+export function refreshFaq(): Promise<void> {
+  const from = source;
+  if (!from) return Promise.resolve();
+  loading ??= from()
+    .then((entries) => {
+      if (source === from) {
+        cached = entries;
+        loadedAt = Date.now();
+      }
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      loading = undefined;
+    });
+  return loading;
+}
+
+/** The FAQ the assistant answers shipping, returns and payment questions from (edited in Admin → Pages → FAQ). */
+export function loadFaq(): FaqEntry[] {
+  if (Date.now() - loadedAt > FAQ_CACHE_MS) void refreshFaq(); // answers with what it holds; the next call sees the new read
+  return cached;
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -182,6 +182,7 @@ describe('ProductForm', () => {
     await userEvent.upload(screen.getByLabelText('Upload Image'), file);
     expect(await screen.findByText('Image uploaded successfully. Click Update to apply it.')).toBeInTheDocument();
     expect(screen.getByLabelText('Image File')).toHaveValue('/uploads/new.webp');
+    expect(screen.getByRole('img', { name: 'Main image preview' })).toHaveAttribute('src', '/uploads/new.webp');
     const sent = api.callsTo('POST upload')[0]?.body as FormData;
     expect(sent.get('file')).toBeInstanceOf(File);
     await waitFor(() => expect(screen.queryByText('Image uploaded successfully. Click Update to apply it.')).not.toBeInTheDocument(), { timeout: 3000 });

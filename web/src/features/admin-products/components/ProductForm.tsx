@@ -38,6 +38,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
   }, [notice]);
 
   const images = useWatch({ control, name: 'images' });
+  const image = useWatch({ control, name: 'image' });
   const hasErrors = Object.keys(errors).length > 0;
 
   const uploadFile = async (e: ChangeEvent<HTMLInputElement>, target: 'image' | 'images') => {
@@ -89,6 +90,9 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
           Upload Image
         </label>
         <input id={`${uid}-upload`} type="file" accept="image/*" className="form-control" onChange={(e) => void uploadFile(e, 'image')} disabled={upload.isPending} />
+        {image && (
+          <img src={image} alt="Main image preview" className="img-thumbnail d-block mt-2" width={160} height={160} style={{ objectFit: 'contain' }} />
+        )}
       </div>
       {notice && (
         <div className="alert alert-success py-2" role="status">

@@ -1,5 +1,5 @@
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
@@ -45,7 +45,7 @@ function EditProduct({ id, returnTo }: { id: string; returnTo: string }) {
       </Link>
       <PageTitle title={`Edit Product ${id}`} className="h3 mb-3 mt-1 text-break" />
       {isPending ? (
-        <LoadingBox />
+        <TextSkeleton lines={8} heading />
       ) : error ? (
         <MessageBox variant="danger">
           {error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}

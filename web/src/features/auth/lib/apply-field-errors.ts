@@ -1,5 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, getErrorMessage } from '../../../lib/api-client';
 
 /** Puts the server's per-field messages (`fieldErrors`) on the form's fields that exist. */
 export function applyFieldErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, fields: readonly Path<T>[]) {
@@ -15,5 +15,5 @@ export function applyFieldErrors<T extends FieldValues>(error: unknown, setError
  */
 export function alertMessageFor(error: unknown, fields: readonly string[]): string | null {
   if (error instanceof ApiError && error.fieldErrors && Object.keys(error.fieldErrors).some((f) => fields.includes(f))) return null;
-  return error instanceof Error ? error.message : error ? String(error) : null;
+  return error ? getErrorMessage(error) : null;
 }

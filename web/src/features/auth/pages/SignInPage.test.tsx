@@ -48,6 +48,18 @@ describe('SignInPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
   });
 
+  it('says how long to wait after too many attempts (429 with Retry-After)', async () => {
+    mockApi({
+      'POST users/signin': () => ({ status: 429, headers: { 'retry-after': '624' }, body: { message: 'Too many attempts. Please try again later.', code: 'RATE_LIMITED' } }),
+    });
+    renderWithProviders(<SignInPage />, { route: '/signin', path: '/signin' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Please try again in 11 minutes.');
+  });
+
   it('sends a signed-in visitor to the redirect at once, and never off-site', async () => {
     mockApi({});
     renderWithProviders(<SignInPage />, { route: '/signin?redirect=//evil.example', path: '/signin', state: makeState({ userInfo: customer }) });

@@ -6,7 +6,7 @@ import Row from 'react-bootstrap/Row';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths';
 import { useStore, type CartItem } from '../../../app/store';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { ListSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -38,7 +38,7 @@ export default function CartPage() {
           {cart.isError && cartItems.length === 0 ? (
             <MessageBox variant="danger">{getErrorMessage(cart.error)}</MessageBox>
           ) : isLoading ? (
-            <LoadingBox />
+            <ListSkeleton rows={3} />
           ) : cartItems.length === 0 ? (
             <MessageBox>
               Cart is empty. <Link to={paths.home}>Go Shopping</Link>

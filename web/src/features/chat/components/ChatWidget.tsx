@@ -18,7 +18,7 @@ import { MessageText } from './MessageText';
 
 type Me = { kind: 'admin' | 'customer'; id: string; name: string } | { kind: 'guest'; id: string; name: string } | null;
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: true }); // the shop's 12-hour format (lib/format formatClockTime)
 
 const STATUS_TEXT: Record<ConnectionStatus, string> = {
   connecting: 'Connecting…',

@@ -1,7 +1,7 @@
 import { CHAT_TEXTS } from '@shop/contracts/chat-constants';
 import { useNavigate, useParams } from 'react-router';
 import { paths } from '../../../app/paths';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { ListSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
@@ -22,7 +22,7 @@ export default function ChatDetailPage() {
       <button type="button" className="btn btn-outline-secondary mt-3" onClick={() => navigate(paths.admin.chats)}>Back</button>
       <PageTitle title="Chat Details" />
       {isPending ? (
-        <LoadingBox />
+        <ListSkeleton rows={4} />
       ) : error ? (
         <MessageBox variant="danger">{error instanceof ApiError && error.status === 404 ? CHAT_TEXTS.chatNotFound : CHAT_TEXTS.fetchChatFailed}</MessageBox>
       ) : (

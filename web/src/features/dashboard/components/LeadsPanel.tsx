@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { FilterSelect } from '../../../components/admin/FilterSelect';
 import { ListSearchForm } from '../../../components/admin/ListSearchForm';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { ListSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { Pager } from '../../../components/Pager';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -55,7 +55,7 @@ export function LeadsPanel({ pageSize = 10, showFilters = false }: { pageSize?: 
   const leads = useLeads(params);
   const [editing, setEditing] = useState<Lead | null>(null);
 
-  if (leads.isPending) return <LoadingBox />;
+  if (leads.isPending) return <ListSkeleton />;
   if (leads.isError) return <MessageBox variant="danger">{getErrorMessage(leads.error)}</MessageBox>;
   const { stats, pages, page } = leads.data;
   return (

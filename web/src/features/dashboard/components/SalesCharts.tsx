@@ -1,8 +1,7 @@
 import type { OrderSummary } from '@shop/contracts';
 import { Area, AreaChart, CartesianGrid, Cell, Legend, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMoney } from '../../../lib/format';
-
-const COLORS = ['#0d6efd', '#20c997', '#ffc107', '#dc3545', '#6f42c1', '#fd7e14', '#0dcaf0', '#198754'];
+import { sliceColor } from '../lib/chart-colors';
 
 /** The sales-trend area chart (recharts, loaded only with the dashboard). The drawing is hidden from assistive
  * technology; the labelled wrapper (role img) describes it. */
@@ -32,7 +31,7 @@ export function CategoryPieChart({ data }: { data: OrderSummary['productCategori
       <ResponsiveContainer>
         <PieChart>
           <Pie data={data} dataKey="count" nameKey="_id" outerRadius="75%" isAnimationActive={false} rootTabIndex={-1}>
-            {data.map((c, i) => <Cell key={c._id} fill={COLORS[i % COLORS.length]} />)}
+            {data.map((c, i) => <Cell key={c._id} fill={sliceColor(i)} />)}
           </Pie>
           <Tooltip contentStyle={{ background: 'var(--bs-body-bg)', color: 'var(--bs-body-color)' }} />
           <Legend />

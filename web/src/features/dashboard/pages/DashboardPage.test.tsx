@@ -53,7 +53,7 @@ describe('DashboardPage', () => {
     renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
     const cards = await screen.findAllByTestId('summary-card');
     expect(cards.map((c) => c.textContent)).toEqual([
-      'Users12+20% vs previous period',
+      'Users122 new this period, 1 in the previous',
       'Orders30% vs previous period',
       'Sales$300.00+100% vs previous period',
       'Average order value$100.00+100% vs previous period',
@@ -63,6 +63,29 @@ describe('DashboardPage', () => {
     expect(await screen.findByText('No Recent Orders')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View All' })).toHaveAttribute('href', '/admin/orders');
     expect(await screen.findByText('Gina Guest')).toBeInTheDocument();
+  });
+
+  it('each card against hand-computed values (large figures, first period with users)', async () => {
+    // 4 paid orders: 1,200.50 + 2,549.68 = 3,750.18 on day 1; 999.99 + 0.01 = 1,000.00 on day 2 → 4,750.18 / 4 = 1,187.545 → $1,187.55.
+    // Previous period: 2 orders, 1,000.00 → average 500.00; +137.5% rounds to +138%. Orders 4 vs 2: +100%. Sales +375% (4,750.18 / 1,000 − 1).
+    mockApi({
+      'GET orders/summary': () => ({ body: summary({
+        orders: [{ totalSales: 4750.18, numOrders: 4 }],
+        users: [{ numUsers: 2, newUsers: 2 }],
+        dailyOrders: [{ _id: '2026-03-01', sales: 3750.18, orders: 2 }, { _id: '2026-03-02', sales: 1000, orders: 2 }],
+        previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 1000, numOrders: 2, numUsers: 0, newUsers: 0 },
+      }) }),
+      'GET orders': () => ({ body: emptyOrders }),
+      'GET chat/leads': () => ({ body: leadList([]) }),
+    });
+    renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
+    const cards = await screen.findAllByTestId('summary-card');
+    expect(cards.map((c) => c.textContent)).toEqual([
+      'Users22 new this period, 0 in the previous',
+      'Orders4+100% vs previous period',
+      'Sales$4,750.18+375% vs previous period',
+      'Average order value$1,187.55+138% vs previous period',
+    ]);
   });
 
   it("shows 'No Sale' and 'No Category' when there is nothing to chart, and changes the range", async () => {
@@ -86,9 +109,10 @@ describe('DashboardPage', () => {
   it('average order value is 0 without orders; change texts', () => {
     expect(averageOrderValue(0, 0)).toBe(0);
     expect(averageOrderValue(100, 3)).toBe(33.33);
-    expect(changeText(5, 0)).toBe('new');
-    expect(changeText(0, 0)).toBe('0%');
-    expect(changeText(50, 100)).toBe('−50%');
+    expect(changeText(5, 0)).toBe('none in previous period');
+    expect(changeText(0, 0)).toBe('same as previous period');
+    expect(changeText(50, 100)).toBe('−50% vs previous period');
+    expect(changeText(100, 100)).toBe('0% vs previous period');
   });
 });
 

@@ -2,11 +2,13 @@ import { DASHBOARD_RANGES, type OrderSummary } from '@shop/contracts';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
+import { AdminTable } from '../../../components/admin/AdminTable';
 import { LoadingBox } from '../../../components/LoadingBox';
+import { ListSkeleton, TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
-import { formatMoney, formatShortDate } from '../../../lib/format';
+import { formatCount, formatMoney, formatShortDate } from '../../../lib/format';
 import { useRecentOrders } from '../api/get-recent-orders';
 import { rangeOfDays, useSummary } from '../api/get-summary';
 import { LeadsPanel } from '../components/LeadsPanel';
@@ -20,15 +22,18 @@ export function averageOrderValue(totalSales: number, numOrders: number): number
   return numOrders > 0 ? Math.round((totalSales / numOrders) * 100) / 100 : 0;
 }
 
-/** The change against the previous period, as '+12%' / '−5%' / 'new' / '0%'. */
+/**
+ * The change against the previous period: '+12% vs previous period' / '−5% vs previous period';
+ * 'none in previous period' when there was nothing to compare with, 'same as previous period' when both are 0.
+ */
 export function changeText(current: number, previous: number): string {
-  if (previous === 0) return current === 0 ? '0%' : 'new';
+  if (previous === 0) return current === 0 ? 'same as previous period' : 'none in previous period';
   const pct = Math.round(((current - previous) / previous) * 100);
-  return `${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}%`;
+  return `${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}% vs previous period`;
 }
 
-function Card({ title, value, current, previous }: { title: string; value: string; current: number; previous: number }) {
-  const change = changeText(current, previous);
+function Card({ title, value, current, previous, note }: { title: string; value: string; current: number; previous: number; note?: string }) {
+  const change = note ?? changeText(current, previous);
   const tone = current > previous ? 'text-success' : current < previous ? 'text-danger' : 'text-body-secondary';
   return (
     <div className="col-6 col-lg-3">
@@ -36,7 +41,7 @@ function Card({ title, value, current, previous }: { title: string; value: strin
         <div className="card-body">
           <h2 className="h6 card-title text-body-secondary mb-1">{title}</h2>
           <div className="fs-4 fw-bold">{value}</div>
-          <div className={`small ${tone}`}>{change} vs previous period</div>
+          <div className={`small ${tone}`}>{change}</div>
         </div>
       </div>
     </div>
@@ -49,8 +54,9 @@ function SummaryCards({ summary }: { summary: OrderSummary }) {
   const prev = summary.previous;
   return (
     <div className="row g-3 mb-4">
-      <Card title="Users" value={String(users.numUsers)} current={users.numUsers} previous={prev.numUsers} />
-      <Card title="Orders" value={String(totals.numOrders)} current={totals.numOrders} previous={prev.numOrders} />
+      <Card title="Users" value={formatCount(users.numUsers)} current={users.newUsers} previous={prev.newUsers}
+        note={`${formatCount(users.newUsers)} new this period, ${formatCount(prev.newUsers)} in the previous`} />
+      <Card title="Orders" value={formatCount(totals.numOrders)} current={totals.numOrders} previous={prev.numOrders} />
       <Card title="Sales" value={formatMoney(totals.totalSales)} current={totals.totalSales} previous={prev.totalSales} />
       <Card title="Average order value" value={formatMoney(averageOrderValue(totals.totalSales, totals.numOrders))}
         current={averageOrderValue(totals.totalSales, totals.numOrders)} previous={averageOrderValue(prev.totalSales, prev.numOrders)} />
@@ -66,25 +72,20 @@ function RecentOrders() {
         <h2 id="recent-orders-title" className="h5">Recent Orders</h2>
         <Link to={paths.admin.orders} className="btn btn-sm btn-outline-primary">View All</Link>
       </div>
-      {recent.isPending ? <LoadingBox /> : recent.isError ? <MessageBox variant="danger">{getErrorMessage(recent.error)}</MessageBox> : recent.data.orders.length === 0 ? (
+      {recent.isPending ? <ListSkeleton rows={3} /> : recent.isError ? <MessageBox variant="danger">{getErrorMessage(recent.error)}</MessageBox> : recent.data.orders.length === 0 ? (
         <MessageBox>No Recent Orders</MessageBox>
       ) : (
-        <div className="table-responsive">
-          <table className="table table-sm table-hover align-middle">
-            <thead><tr><th scope="col">ID</th><th scope="col">USER</th><th scope="col">DATE</th><th scope="col">TOTAL</th><th scope="col">PAID</th></tr></thead>
-            <tbody>
-              {recent.data.orders.map((o) => (
-                <tr key={o._id}>
-                  <td className="small font-monospace"><Link to={paths.order(o._id)}>{o._id.slice(-8)}</Link></td>
-                  <td>{o.user ? o.user.name : 'DELETED USER'}</td>
-                  <td className="text-nowrap">{formatShortDate(o.createdAt)}</td>
-                  <td>{formatMoney(o.totalPrice)}</td>
-                  <td>{o.isPaid ? 'Yes' : o.isExpired ? 'Expired' : 'No'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable columns={['ID', 'USER', 'DATE', 'TOTAL', 'PAID']} className="table-sm table-hover">
+          {recent.data.orders.map((o) => (
+            <tr key={o._id}>
+              <td className="small font-monospace"><Link to={paths.order(o._id)}>{o._id.slice(-8)}</Link></td>
+              <td>{o.user ? o.user.name : 'DELETED USER'}</td>
+              <td className="text-nowrap">{formatShortDate(o.createdAt)}</td>
+              <td>{formatMoney(o.totalPrice)}</td>
+              <td>{o.isPaid ? 'Yes' : o.isExpired ? 'Expired' : 'No'}</td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </section>
   );
@@ -109,7 +110,7 @@ export default function DashboardPage() {
         </div>
       </div>
       {summary.isPending ? (
-        <LoadingBox />
+        <TextSkeleton lines={4} label="Loading summary..." />
       ) : summary.isError ? (
         <MessageBox variant="danger">{getErrorMessage(summary.error)}</MessageBox>
       ) : (

@@ -31,7 +31,7 @@ describe('OrderHistoryPage', () => {
     expect(within(rows[0]!).getAllByRole('cell').map((td) => td.textContent)).toEqual([
       'dddddddddddddddddddddddd',
       '2025-02-01',
-      '$1234.50',
+      '$1,234.50',
       '2025-02-02',
       '2025-02-05',
       'Details',

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { ListSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -14,7 +14,7 @@ export default function OrderHistoryPage() {
     <div>
       <PageTitle title="Order History" />
       {orders.isPending ? (
-        <LoadingBox />
+        <ListSkeleton />
       ) : orders.isError ? (
         <MessageBox variant="danger">{getErrorMessage(orders.error)}</MessageBox>
       ) : orders.data.length === 0 ? (

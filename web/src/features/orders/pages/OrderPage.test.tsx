@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -91,9 +91,9 @@ describe('OrderPage', () => {
     expect(screen.queryByText(/Pay within/)).toBeNull();
   });
 
-  it('admins get Test Pay Order, Deliver Order and Mark as Not Delivered', async () => {
+  it('admins get Test Pay Order, Deliver Order (after confirming) and Mark as Not Delivered', async () => {
     let order = makeOrder();
-    mockApi({
+    const { calls } = mockApi({
       [`GET orders/${id}`]: () => ({ body: order }),
       [`PUT orders/${id}/pay`]: () => {
         order = { ...order, isPaid: true, paidAt: '2025-03-10T14:05:00.000Z' };
@@ -116,11 +116,29 @@ describe('OrderPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Test Pay Order' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order is paid'));
     await userEvent.click(await screen.findByRole('button', { name: 'Deliver Order' }));
+    // It asks first: Cancel sends nothing.
+    const dialog = await screen.findByRole('dialog', { name: 'Deliver Order' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(toast.success).not.toHaveBeenCalledWith('Order is delivered');
+    await userEvent.click(screen.getByRole('button', { name: 'Deliver Order' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Deliver Order' })).getByRole('button', { name: 'Deliver Order' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order is delivered'));
     expect(await screen.findByText(/^Delivered at /)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Mark as Not Delivered' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Order status updated to not delivered'));
     expect(await screen.findByRole('button', { name: 'Deliver Order' })).toBeInTheDocument();
+    // An order without supplier products never asks for a supplier order.
+    expect(calls.filter((c) => c.path.startsWith('cj/orders'))).toEqual([]);
+  });
+
+  it('an order with supplier lines shows its supplier order to an admin', async () => {
+    const { callsTo } = mockApi({
+      [`GET orders/${id}`]: () => ({ body: { ...makeOrder(), isPaid: true, paidAt: '2025-03-10T14:05:00.000Z', hasSupplierLines: true } }),
+      [`GET cj/orders/${id}`]: () => ({ status: 404, body: { message: 'Not Found' } }),
+    });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: admin }) });
+    await waitFor(() => expect(callsTo(`GET cj/orders/${id}`)).toHaveLength(1));
   });
 
   it("shows 'Error in connecting to PayPal' when the payment config cannot load", async () => {

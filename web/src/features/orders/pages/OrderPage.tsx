@@ -10,7 +10,8 @@ import { useNavigate, useParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { toast } from 'react-toastify';
 import { useStore } from '../../../app/store';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
@@ -66,10 +67,12 @@ export default function OrderPage() {
   const onTestPay = async () => {
     if (await payWith({ demo: true })) toast.success(ORDER_MESSAGES.alreadyPaid);
   };
+  const [confirmDeliver, setConfirmDeliver] = useState(false);
   const onDeliver = () =>
     deliver.mutate(id, {
       onSuccess: () => toast.success(ORDER_MESSAGES.delivered),
       onError: (error) => toast.error(getErrorMessage(error)),
+      onSettled: () => setConfirmDeliver(false),
     });
   const onUndeliver = () =>
     undeliver.mutate(id, {
@@ -87,7 +90,7 @@ export default function OrderPage() {
       onError: (error) => toast.error(getErrorMessage(error)),
     });
 
-  if (order.isPending) return <LoadingBox />;
+  if (order.isPending) return <TextSkeleton lines={8} heading />;
   if (order.isError) {
     const isMissing = order.error instanceof ApiError && order.error.status === 404;
     return <MessageBox variant="danger">{isMissing ? ORDER_MESSAGES.notFound : getErrorMessage(order.error)}</MessageBox>;
@@ -121,7 +124,7 @@ export default function OrderPage() {
           <OrderCard title="Items" className="mb-3">
             <OrderItemsList items={o.orderItems} />
           </OrderCard>
-          {o.isPaid && <SupplierOrderPanel orderId={o._id} />}
+          {o.isPaid && o.hasSupplierLines && <SupplierOrderPanel orderId={o._id} />}
         </Col>
         <Col md={4}>
           <OrderSummaryCard amounts={o} currency={o.currency} className="mb-3">
@@ -147,7 +150,7 @@ export default function OrderPage() {
             )}
             {isAdmin && o.isPaid && !o.isDelivered && (
               <ListGroup.Item className="d-grid">
-                <Button variant="primary" onClick={onDeliver} disabled={isBusy}>
+                <Button variant="primary" onClick={() => setConfirmDeliver(true)} disabled={isBusy}>
                   Deliver Order
                 </Button>
               </ListGroup.Item>
@@ -162,6 +165,10 @@ export default function OrderPage() {
           </OrderSummaryCard>
         </Col>
       </Row>
+      <ConfirmDialog show={confirmDeliver} title="Deliver Order" confirmLabel="Deliver Order" variant="primary" isPending={deliver.isPending}
+        onConfirm={onDeliver} onCancel={() => setConfirmDeliver(false)}>
+        Mark this order as delivered? The customer sees it as delivered on their order page.
+      </ConfirmDialog>
     </div>
   );
 }

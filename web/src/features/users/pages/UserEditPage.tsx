@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { paths } from '../../../app/paths';
-import { LoadingBox } from '../../../components/LoadingBox';
+import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
@@ -61,7 +61,7 @@ export default function UserEditPage() {
       <PageTitle title={title} />
       {isNew && <DevMailboxLink />}
       {!isNew && user.isPending ? (
-        <LoadingBox />
+        <TextSkeleton lines={4} />
       ) : !isNew && user.error ? (
         <MessageBox variant="danger">{getErrorMessage(user.error)}</MessageBox>
       ) : (
@@ -82,7 +82,7 @@ export default function UserEditPage() {
           </div>
           <div className="form-check mb-3">
             <input id="user-is-admin" type="checkbox" className="form-check-input" checked={form.isAdmin} onChange={(e) => setForm({ ...form, isAdmin: e.target.checked })} />
-            <label htmlFor="user-is-admin" className="form-check-label">isAdmin</label>
+            <label htmlFor="user-is-admin" className="form-check-label">Administrator</label>
           </div>
           {isNew && <p className="text-body-secondary small">The new user gets an e-mail with a link to choose their password.</p>}
           <div className="d-flex gap-2">

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { paths } from '../../../app/paths';
+import { useStore } from '../../../app/store';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { ListSearchForm } from '../../../components/admin/ListSearchForm';
@@ -21,6 +22,8 @@ export default function UserListPage() {
   const { search } = values;
   const { data, isPending, error, isPlaceholderData } = useUsers(page, search);
   const deleteUser = useDeleteUser();
+  const { state } = useStore();
+  const myId = state.userInfo?._id;
   const [toDelete, setToDelete] = useState<AdminUser | null>(null);
   const [isDeleteOpen, setDeleteOpen] = useState(false);
 
@@ -64,9 +67,13 @@ export default function UserListPage() {
                     <Link to={paths.admin.user(user._id)} className="btn btn-light btn-sm border me-2" aria-label={`Edit ${user.name}`}>
                       Edit
                     </Link>
-                    <button type="button" className="btn btn-danger btn-sm" aria-label={`Delete ${user.name}`} onClick={() => { setToDelete(user); setDeleteOpen(true); }}>
-                      Delete
-                    </button>
+                    {user._id === myId ? (
+                      <span className="small text-body-secondary">(you)</span>
+                    ) : (
+                      <button type="button" className="btn btn-danger btn-sm" aria-label={`Delete ${user.name}`} onClick={() => { setToDelete(user); setDeleteOpen(true); }}>
+                        Delete
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -41,6 +41,16 @@ describe('UserListPage', () => {
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('User deleted successfully'));
     expect(await screen.findByText('No users found')).toBeInTheDocument();
   });
+
+  it('offers no Delete on your own row', async () => {
+    const me: AdminUser = { ...ann, _id: admin._id, name: 'Admin', email: admin.email, isAdmin: true };
+    mockApi({ 'GET users': () => ({ body: list([me, ann]) }) });
+    renderWithProviders(<UserListPage />, { state: makeState({ userInfo: admin }), route: '/admin/users' });
+    const mine = (await screen.findByText('admin@example.com')).closest('tr')!;
+    expect(within(mine).queryByRole('button', { name: /Delete/ })).toBeNull();
+    expect(within(mine).getByText('(you)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete Ann Buyer' })).toBeInTheDocument();
+  });
 });
 
 const renderEdit = (route: string) =>
@@ -68,7 +78,7 @@ describe('UserEditPage', () => {
     expect(screen.getByText('Name is required')).toBeInTheDocument();
     expect(api.callsTo(`PUT users/${ann._id}`)).toHaveLength(0);
     await userEvent.type(name, 'Ann B.');
-    await userEvent.click(screen.getByLabelText('isAdmin'));
+    await userEvent.click(screen.getByLabelText('Administrator'));
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('User updated successfully'));
     expect(api.callsTo(`PUT users/${ann._id}`)[0]!.body).toEqual({ id: ann._id, name: 'Ann B.', email: 'ann@example.com', isAdmin: true });
@@ -80,8 +90,8 @@ describe('UserEditPage', () => {
       [`PUT users/${ann._id}`]: () => ({ status: 409, body: { message: 'The last administrator cannot be deleted or demoted' } }),
     });
     renderEdit(`/admin/user/${ann._id}`);
-    await waitFor(() => expect(screen.getByLabelText('isAdmin')).toBeChecked());
-    await userEvent.click(screen.getByLabelText('isAdmin'));
+    await waitFor(() => expect(screen.getByLabelText('Administrator')).toBeChecked());
+    await userEvent.click(screen.getByLabelText('Administrator'));
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('The last administrator cannot be deleted or demoted'));
   });
