@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { shippingAddressBodySchema } from './addresses.ts';
 import { idSchema } from './common.ts';
 import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_PROVIDERS } from './constants.ts';
+import { shipmentSchema } from './supplier.ts';
 
 /**
  * Orders and payment. Money is USD; every amount is computed by the server (2 decimals, shipping 0,
@@ -36,6 +37,11 @@ export const orderItemSchema = z.object({
   quantity: z.number().int(),
   /** The product id (the product may since have been deleted). */
   product: idSchema,
+  /** The variant sold (null: a product without variants). */
+  variantId: idSchema.nullable().optional(),
+  variantName: z.string().nullable().optional(),
+  /** Supplier lines: status, carrier and tracking number as the supplier reports them. */
+  tracking: shipmentSchema.nullable().optional(),
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
@@ -80,6 +86,10 @@ export const orderSchema = z.object({
   expiresAt: z.string().nullable(),
   /** The unpaid order expired: its stock went back on sale and it can no longer be paid. */
   isExpired: z.boolean(),
+  /** Supplier orders: what the supplier reports (null until it has been asked). */
+  shipment: shipmentSchema.nullable().optional(),
+  /** 'Shipped' once the supplier gave a tracking number (null otherwise). */
+  shippingStatus: z.string().nullable().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

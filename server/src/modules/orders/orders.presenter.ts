@@ -1,5 +1,5 @@
-import type { Order } from '@shop/contracts';
-import type { orderItems, orders } from '../../db/schema.ts';
+import { SHIPPED_STATUS_LABEL, type Order, type Shipment } from '@shop/contracts';
+import type { orderItems, orders, supplierShipments } from '../../db/schema.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
@@ -10,6 +10,17 @@ export interface OrderWithLines {
   /** The customer's e-mail, when the loader read it (one order: the confirmation mail). */
   userEmail?: string | null;
   items: OrderItemRow[];
+  /** What the supplier reports about the order (supplier orders, once asked). */
+  shipment?: ShipmentRow | null;
+}
+
+export type ShipmentRow = typeof supplierShipments.$inferSelect;
+
+export function presentShipment(s: ShipmentRow): Shipment {
+  return {
+    status: s.status, trackingNumber: s.trackingNumber, carrier: s.carrier, shippedAt: s.shippedAt?.toISOString() ?? null,
+    deliveredAt: s.deliveredAt?.toISOString() ?? null, checkedAt: s.checkedAt.toISOString(),
+  };
 }
 
 /** Unpaid and past its expiry (whether or not the sweep has released the stock yet). */
@@ -18,12 +29,16 @@ export function isOrderExpired(order: OrderRow, now = new Date()): boolean {
   return order.stockReleasedAt !== null || (order.expiresAt !== null && order.expiresAt <= now);
 }
 
-export function presentOrder({ order, userName, items }: OrderWithLines, now = new Date()): Order {
+export function presentOrder({ order, userName, items, shipment: shipmentRow }: OrderWithLines, now = new Date()): Order {
   const r = order.paymentResult;
+  const shipment = shipmentRow ? presentShipment(shipmentRow) : null;
   return {
     _id: order.id,
     orderItems: items.map((i) => ({
       _id: i.id, name: i.name, slug: i.slug, image: i.image, price: i.price, quantity: i.quantity, product: i.productId,
+      variantId: i.variantId?.trim() ?? null, variantName: i.variantName,
+      // Supplier lines (sold as a variant) travel in the supplier's parcel.
+      tracking: shipment && i.variantId ? shipment : null,
     })),
     shippingAddress: {
       fullName: order.shippingAddress.fullName,
@@ -49,5 +64,7 @@ export function presentOrder({ order, userName, items }: OrderWithLines, now = n
     user: order.userId && userName !== null ? { _id: order.userId, name: userName } : null,
     expiresAt: order.isPaid ? null : (order.expiresAt?.toISOString() ?? null),
     isExpired: isOrderExpired(order, now),
+    shipment,
+    shippingStatus: shipment?.trackingNumber ? SHIPPED_STATUS_LABEL : null,
   };
 }

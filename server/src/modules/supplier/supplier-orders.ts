@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, isNotNull, sql, type SQL, type SQLWrapper } 
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
-import { jobs, orderItems, orders, products, type JobStatus } from '../../db/schema.ts';
+import { jobs, orderItems, orders, products, productVariants, type JobStatus } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import {
@@ -41,14 +41,18 @@ export function holdsSupplierProducts(orderId: SQLWrapper | string): SQL<boolean
  * order id) is unique, so a replayed payment never queues a second one. Returns whether it queued.
  */
 export async function enqueueSupplierOrder(tx: Executor, orderId: string): Promise<boolean> {
-  const rows = await tx.select({ productId: orderItems.productId, name: orderItems.name, quantity: orderItems.quantity, cjData: products.cjData })
+  const rows = await tx.select({
+    productId: orderItems.productId, name: orderItems.name, quantity: orderItems.quantity, cjData: products.cjData, variantVid: productVariants.vid,
+  })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
+    .leftJoin(productVariants, eq(productVariants.id, orderItems.variantId))
     .where(and(eq(orderItems.orderId, orderId), isNotNull(products.cjData)))
     .orderBy(asc(orderItems.position), asc(orderItems.id));
   const lines = rows.flatMap((r) => {
     const cj = r.cjData as unknown as Partial<StoredCjData> | null;
-    const vid = cj?.vid ?? cj?.variants?.[0]?.vid;
+    // Each line's own variant; lines sold before variants existed: the product's variant.
+    const vid = r.variantVid ?? cj?.vid ?? cj?.variants?.[0]?.vid;
     return vid ? [{ productId: r.productId.trim(), name: r.name, vid, quantity: r.quantity }] : [];
   });
   if (!lines.length) return false;

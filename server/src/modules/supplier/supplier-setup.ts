@@ -18,7 +18,7 @@ export const SUPPLIER_REFRESH_JOB = 'supplier.refresh';
 /** The supplier catalogue of this instance: CJ when CJ_API_KEY is set, else the bundled offline one. */
 export function createSupplierCatalogue(ctx: AppContext, log: FastifyBaseLogger): CachedCatalogue {
   const { config, db } = ctx;
-  if (!config.cj.apiKey) return withCache(createOfflineCatalogue(), { ttlMs: SUPPLIER_CACHE_TTL_MS });
+  if (!config.cj.apiKey) return withCache(createOfflineCatalogue({ shipDelaySeconds: config.cj.offlineShipDelaySeconds }), { ttlMs: SUPPLIER_CACHE_TTL_MS });
   const client = createCjClient({
     apiKey: config.cj.apiKey,
     apiBase: config.cj.apiBase,
