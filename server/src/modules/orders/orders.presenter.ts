@@ -1,5 +1,6 @@
-import { SHIPPED_STATUS_LABEL, type Order, type Shipment } from '@shop/contracts';
-import type { orderItems, orders, supplierShipments } from '../../db/schema.ts';
+import { SHIPPED_STATUS_LABEL, type Order } from '@shop/contracts';
+import type { orderItems, orders } from '../../db/schema.ts';
+import { presentShipment, type ShipmentRow } from '../supplier/shipment.presenter.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
@@ -14,14 +15,7 @@ export interface OrderWithLines {
   shipment?: ShipmentRow | null;
 }
 
-export type ShipmentRow = typeof supplierShipments.$inferSelect;
 
-export function presentShipment(s: ShipmentRow): Shipment {
-  return {
-    status: s.status, trackingNumber: s.trackingNumber, carrier: s.carrier, shippedAt: s.shippedAt?.toISOString() ?? null,
-    deliveredAt: s.deliveredAt?.toISOString() ?? null, checkedAt: s.checkedAt.toISOString(),
-  };
-}
 
 /** Unpaid and past its expiry (whether or not the sweep has released the stock yet). */
 export function isOrderExpired(order: OrderRow, now = new Date()): boolean {

@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, isNotNull, sql, type SQL, type SQLWrapper } 
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
-import { jobs, orderItems, orders, products, productVariants, type JobStatus } from '../../db/schema.ts';
+import { jobs, orderItems, orders, products, productVariants, supplierShipments, type JobStatus } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import {
@@ -16,6 +16,7 @@ import type { CjCreateOrderBody } from './cj-types.ts';
 import { resolveCountry } from './country-codes.ts';
 import type { SupplierCatalogue } from './supplier-catalogue.ts';
 import type { StoredCjData } from './supplier.presenter.ts';
+import { presentShipment } from './shipment.presenter.ts';
 
 /** The job that creates the supplier order of a paid order (dedupe key: our order id). */
 export const SUPPLIER_ORDER_JOB = 'supplier.order';
@@ -130,7 +131,8 @@ export function presentSupplierOrder(job: JobRow, source: SupplierSource): Suppl
 export async function getSupplierOrder(db: Executor, orderId: string, source: SupplierSource): Promise<SupplierOrder> {
   const job = isId(orderId) ? await findJob(db, SUPPLIER_ORDER_JOB, orderId) : undefined;
   if (!job) throw notFound(CJ_MESSAGES.orderNotFound);
-  return presentSupplierOrder(job, source);
+  const [shipment] = await db.select().from(supplierShipments).where(eq(supplierShipments.orderId, orderId)).limit(1);
+  return { ...presentSupplierOrder(job, source), shipment: shipment ? presentShipment(shipment) : null };
 }
 
 /** Supplier orders, newest first (the admin list). */
