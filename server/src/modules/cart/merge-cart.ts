@@ -50,8 +50,10 @@ export async function mergeCart(db: Db, userId: string, body: MergeCartBody, sou
         variant = onSale.find((v) => v.id.trim() === askedVariant) ?? null;
         if (!variant) { unknown += 1; continue; }
       } else if (all.length) {
-        if (onSale.length !== 1) { unknown += 1; continue; }
-        variant = onSale[0]!;
+        // A line saved before variants existed: the listing's own variant, else the only one on sale.
+        const mainVid = (p.cjData as { vid?: string } | null)?.vid;
+        variant = onSale.find((v) => v.vid === mainVid) ?? (onSale.length === 1 ? onSale[0]! : null);
+        if (!variant) { unknown += 1; continue; }
       }
       const variantId = variant ? variant.id.trim() : '';
       const stock = variant ? variant.countInStock : p.countInStock;

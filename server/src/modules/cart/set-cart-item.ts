@@ -35,7 +35,7 @@ export async function setCartItem(
   if (input.mode === 'add' && variantId === null) return addCartItem(db, userId, productId, quantity);
   const product = await findSellableProduct(db, productId);
   assertNoneDiscontinued([product]);
-  const variant = await resolveVariant(db, productId, variantId);
+  const variant = await resolveVariant(db, productId, variantId, mainVidOf(product));
   if (input.mode === 'add') return addVariantLine(db, userId, product, variant!, quantity);
   if (quantity > (variant ? variant.countInStock : product.countInStock)) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
   const updated = await db.update(cartItems).set({ quantity, name: product.name, updatedAt: new Date() })
@@ -45,12 +45,16 @@ export async function setCartItem(
   return getCart(db, userId);
 }
 
+/** The variant a supplier listing opens on (cjData.vid). */
+export const mainVidOf = (p: { cjData: unknown }): string | null => ((p.cjData as { vid?: unknown } | null)?.vid as string | undefined) ?? null;
+
 /**
  * The variant a cart line of this product is for: the one named (it must be one of the product's
- * variants and switched on), else the only one on sale; null for a product without variants.
- * A product with several variants on sale needs a choice (400 'Please choose a variant').
+ * variants and switched on), else the listing's own variant or the only one on sale (carts saved
+ * before variants existed name none); null for a product without variants. Otherwise a choice is
+ * needed (400 'Please choose a variant').
  */
-export async function resolveVariant(db: Executor, productId: string, variantId: string | null): Promise<VariantRow | null> {
+export async function resolveVariant(db: Executor, productId: string, variantId: string | null, mainVid: string | null = null): Promise<VariantRow | null> {
   const variants = await findVariants(db, [productId], { enabledOnly: true });
   if (variantId !== null) {
     const v = variants.find((x) => x.id.trim() === variantId);
@@ -63,6 +67,8 @@ export async function resolveVariant(db: Executor, productId: string, variantId:
     if (Number(any?.n ?? 0) > 0) throw notFound(VARIANT_NOT_FOUND_MESSAGE);
     return null;
   }
+  const main = variants.find((v) => v.vid === mainVid);
+  if (main) return main;
   if (variants.length > 1) throw badRequest(CHOOSE_VARIANT_MESSAGE, { variantId: CHOOSE_VARIANT_MESSAGE }, 'VARIANT_REQUIRED');
   return variants[0]!;
 }
@@ -140,7 +146,7 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
     assertNoneDiscontinued([product]);
     // A product with variants: the line is for one of them (the only one on sale, or a choice).
     if (first?.has_variants === true) {
-      const variant = await resolveVariant(db, productId, null);
+      const variant = await resolveVariant(db, productId, null, mainVidOf(product));
       if (variant) return addVariantLine(db, userId, product, variant, quantity);
     }
     if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');

@@ -117,17 +117,21 @@ async function takeStockAndWrite(
       update ${products} p set count_in_stock = p.count_in_stock - w.quantity
       from wanted w, locked l
       where p.id = w.id and w.variant_id is null and l.id = p.id and not p.is_draft and p.count_in_stock >= w.quantity
-      returning p.id, null::char(24) as variant_id, null::text as variant_name, p.name, p.slug, p.image, p.final_price, w.quantity, w.position, w.item_id
+      returning p.id, null::char(24) as variant_id, null::text as vid, null::text as variant_name, p.name, p.slug, p.image, p.final_price, w.quantity, w.position, w.item_id
     ), taken_v as (
       -- A variant line takes the variant's stock, under its product's lock (taken in product id order above).
       update ${productVariants} v set count_in_stock = v.count_in_stock - w.quantity, updated_at = ${now.toISOString()}::timestamptz
       from wanted w, locked l, ${products} p
       where v.id = w.variant_id and v.product_id = w.id and l.id = w.id and p.id = w.id
         and not p.is_draft and v.enabled and v.count_in_stock >= w.quantity
-      returning p.id, v.id as variant_id, v.name as variant_name, p.name || ' (' || v.name || ')' as name, p.slug,
+      returning p.id, v.id as variant_id, v.vid, coalesce(nullif(v.variant_key, ''), v.name) as variant_name, p.name, p.slug,
         coalesce(nullif(v.image, ''), p.image) as image,
         round(v.price * (100 - (case when p.is_on_sale then p.sale_discount else 0 end))::numeric / 100, 2) as final_price,
         w.quantity, w.position, w.item_id
+    ), main_sync as (
+      -- The product's own stock mirrors the variant its listing opens on.
+      update ${products} p set count_in_stock = greatest(0, p.count_in_stock - t.quantity)
+      from taken_v t where p.id = t.id and t.vid = (p.cj_data ->> 'vid')
     ), taken as (
       select * from taken_p union all select * from taken_v
     ), totals as materialized (

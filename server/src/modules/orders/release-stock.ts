@@ -23,9 +23,15 @@ export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
       .where(eq(products.id, line.productId));
   }
   for (const line of lines.filter((l) => l.variantId !== null)) {
-    await tx.update(productVariants)
+    const [v] = await tx.update(productVariants)
       .set({ countInStock: sql`${productVariants.countInStock} + ${line.quantity}` })
-      .where(eq(productVariants.id, line.variantId!));
+      .where(eq(productVariants.id, line.variantId!))
+      .returning({ vid: productVariants.vid });
+    // The product's own stock mirrors the variant its listing opens on.
+    if (v) {
+      await tx.update(products).set({ countInStock: sql`${products.countInStock} + ${line.quantity}` })
+        .where(and(eq(products.id, line.productId), sql`(${products.cjData} ->> 'vid') = ${v.vid}`));
+    }
   }
 }
 

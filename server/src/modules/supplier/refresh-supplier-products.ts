@@ -83,6 +83,9 @@ export async function refreshRow(db: Db, catalogue: CachedCatalogue, row: SavedR
     if (sv.enabled && rose && variantFinalPrice(sv, row) < fresh.variantSellPrice) loss = true;
     await db.update(productVariants).set({ supplierCost: fresh.variantSellPrice, updatedAt: sql`now()` }).where(eq(productVariants.id, sv.id));
   }
+  // The listing's own variant has the stock just read from the supplier.
+  await db.update(productVariants).set({ countInStock: stock, updatedAt: sql`now()` })
+    .where(and(eq(productVariants.productId, row.id), eq(productVariants.vid, cj.vid)));
   await db.update(products).set({
     supplierCost: cost, countInStock: stock, cjData, supplierDiscontinuedAt: null, supplierSyncedAt: new Date(), updatedAt: sql`now()`,
     ...(loss && !row.supplierBelowCostAt ? { supplierBelowCostAt: new Date() } : {}),

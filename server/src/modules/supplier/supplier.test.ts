@@ -1,5 +1,5 @@
 import {
-  CJ_MESSAGES, supplierNotSoldMessage, type Cart, type CjProductListResponse, type CjProductResponse, type CjPublicProduct,
+  applyPricingRule, CJ_MESSAGES, supplierNotSoldMessage, type Cart, type CjProductListResponse, type CjProductResponse, type CjPublicProduct,
   type CjSavedItem, type CjSavedListResponse, type CjSaveResponse, type Order, type OrderActionResponse, type Product,
   type ProductSearchResponse, type SupplierOrder, type SupplierOrderListResponse,
 } from '@shop/contracts';
@@ -11,6 +11,8 @@ import { addToCart, call, createProduct, placeOrderFor, sampleAddress, stockOf }
 import { startCjMock, type CjMock } from '../../test/cj-mock.ts';
 import { createAdmin, createTestApp, createUser, testConfig, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
 import { SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+import { DEFAULT_PRICING_RULE } from './pricing-rule.ts';
+import { UNBRANDED } from './save-supplier-product.ts';
 
 const UNAUTHORIZED = { message: 'Not authorized, please sign in', code: 'UNAUTHORIZED' };
 const FORBIDDEN = { message: 'Admin access required', code: 'FORBIDDEN' };
@@ -144,7 +146,8 @@ describe(`supplier catalogue with a CJ account (local CJ server), on ${TEST_DB}`
     const expectedSlug = src.productNameEn.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     expect(p).toMatchObject({
       isSaved: true, pid, vid: src.variants[0]!.vid, name: src.productNameEn, nameEn: src.productNameEn, slug: expectedSlug,
-      countInStock: 100, price: Number(/\d+(\.\d+)?/.exec(src.sellPrice)![0]), brand: 'CJ Dropshipping',
+      // The price comes from the pricing rule (default: cost + 50 %, ending in .99); no brand is made up.
+      countInStock: 100, price: applyPricingRule(Number(src.variants[0]!.variantSellPrice), DEFAULT_PRICING_RULE), brand: UNBRANDED,
       category: src.categoryName.split(' > ').at(-1), image: src.bigImage, images: src.productImageSet.slice(1),
       supplierCost: Number(src.variants[0]!.variantSellPrice), supplierDiscontinuedAt: null,
     });
