@@ -486,7 +486,7 @@ describe(`offline supplier catalogue (no CJ_API_KEY), on ${TEST_DB}`, () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/cj/offline-images/v1/p99999-0.webp' })).statusCode).toBe(404);
   });
 
-  it('saves and sells offline products; their supplier orders wait as pending and are listed', async () => {
+  it('saves and sells offline products; their supplier orders are simulated (sent at once) and listed', async () => {
     const list = await call<CjProductListResponse>(t, admin, 'GET', '/api/cj/products?page=3');
     const pid = list.body.data.content[2]!.pid;
     const saved = await call<CjSaveResponse>(t, admin, 'POST', '/api/cj/products/save', { pid, countInStock: 5 });
@@ -500,7 +500,9 @@ describe(`offline supplier catalogue (no CJ_API_KEY), on ${TEST_DB}`, () => {
     await payDemo(t, buyer, order._id);
     expect(await t.app.ctx.jobs.runDue()).toBeGreaterThanOrEqual(0);
     const so = await call<SupplierOrder>(t, admin, 'GET', `/api/cj/orders/${order._id}`);
-    expect(so.body).toMatchObject({ status: 'pending', source: 'offline', attempts: 0, cjOrderId: null });
+    // Offline, forwarding is simulated (issue 20): the order is "sent" with an offline CJ order id.
+    expect(so.body).toMatchObject({ status: 'sent', source: 'offline', attempts: 1 });
+    expect(so.body.cjOrderId).toMatch(new RegExp(`^OFFLINE-\\d+-${order._id}$`));
     const orders = await call<SupplierOrderListResponse>(t, admin, 'GET', '/api/cj/orders');
     expect(orders.body).toMatchObject({ source: 'offline' });
     expect(orders.body.data.content.map((o) => o.orderId)).toEqual([order._id]);
