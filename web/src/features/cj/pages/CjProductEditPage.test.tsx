@@ -115,6 +115,27 @@ describe('Edit CJ Product', () => {
     expect(screen.getByLabelText('Slug')).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('asks before saving a price below the supplier cost, and sends the confirmation', async () => {
+    let calls = 0;
+    const api = mockApi({
+      [`GET cj/products/${product.pid}`]: () => ({ body: product }),
+      'POST cj/products/save': () => (calls++ === 0
+        ? { status: 400, body: { message: 'Price $0.01 is below the supplier cost $4.50', code: 'BELOW_SUPPLIER_COST' } }
+        : { status: 200, body: { message: 'Product saved successfully!', product: makeSavedItem(), created: false } }),
+    });
+    renderEdit(product.pid);
+    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    await userEvent.click(save());
+    const dialog = await screen.findByRole('dialog', { name: "Sell below the supplier's cost?" });
+    expect(dialog).toHaveTextContent('Price $0.01 is below the supplier cost $4.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Save anyway' }));
+    expect(await screen.findByText('Product saved successfully!')).toBeInTheDocument();
+    const sent = api.callsTo('POST cj/products/save');
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.body).not.toHaveProperty('confirmBelowCost');
+    expect(sent[1]!.body).toMatchObject({ confirmBelowCost: true });
+  });
+
   it('shows a missing supplier product as an error', async () => {
     mockApi({ 'GET cj/products/NOPE': () => ({ status: 404, body: { message: 'Supplier product not found' } }) });
     renderEdit('NOPE');
