@@ -30,6 +30,9 @@ export const cartItemSchema = z.object({
   isTodaysDeal: z.boolean(),
   isGift: z.boolean(),
   cjData: cjDataSchema.nullable().optional(),
+  /** The chosen variant of a product with variants (null for products without variants). */
+  variantId: idSchema.nullable().optional(),
+  variantName: z.string().nullable().optional(),
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
 
@@ -52,15 +55,18 @@ const quantityField = z.coerce
   .min(1, 'Quantity must be at least 1')
   .max(CART_MAX_QUANTITY, `Quantity must be at most ${CART_MAX_QUANTITY}`);
 
-export const addCartItemBodySchema = z.object({ productId: productIdField, quantity: quantityField.default(1) });
+const variantIdField = z.string().trim().max(100, 'Variant ID is too long').nullable().optional()
+  .transform((v) => (v ? v : null));
+
+export const addCartItemBodySchema = z.object({ productId: productIdField, quantity: quantityField.default(1), variantId: variantIdField });
 export type AddCartItemBody = z.infer<typeof addCartItemBodySchema>;
 
-export const updateCartItemBodySchema = z.object({ quantity: quantityField });
+export const updateCartItemBodySchema = z.object({ quantity: quantityField, variantId: variantIdField });
 export type UpdateCartItemBody = z.infer<typeof updateCartItemBodySchema>;
 
 export const mergeCartBodySchema = z.object({
   items: z
-    .array(z.object({ productId: productIdField, quantity: quantityField }))
+    .array(z.object({ productId: productIdField, quantity: quantityField, variantId: variantIdField }))
     .max(CART_MAX_LINES, `A cart holds at most ${CART_MAX_LINES} products`),
 });
 export type MergeCartBody = z.infer<typeof mergeCartBodySchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { shippingAddressBodySchema } from './addresses.ts';
 import { idSchema } from './common.ts';
 import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_PROVIDERS } from './constants.ts';
+import { shipmentSchema } from './supplier.ts';
 
 /**
  * Orders and payment. Money is USD; every amount is computed by the server (2 decimals, shipping 0,
@@ -36,6 +37,11 @@ export const orderItemSchema = z.object({
   quantity: z.number().int(),
   /** The product id (the product may since have been deleted). */
   product: idSchema,
+  /** The variant sold (null: a product without variants). */
+  variantId: idSchema.nullable().optional(),
+  variantName: z.string().nullable().optional(),
+  /** Supplier lines: status, carrier and tracking number as the supplier reports them. */
+  tracking: shipmentSchema.nullable().optional(),
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
@@ -82,6 +88,10 @@ export const orderSchema = z.object({
   isExpired: z.boolean(),
   /** On one order (GET orders/:id): it holds supplier (CJ) products, so it has a supplier order to show. */
   hasSupplierLines: z.boolean().optional(),
+  /** Supplier orders: what the supplier reports (null until it has been asked). */
+  shipment: shipmentSchema.nullable().optional(),
+  /** 'Shipped' once the supplier gave a tracking number (null otherwise). */
+  shippingStatus: z.string().nullable().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -24,6 +24,32 @@ export type CjVariant = z.infer<typeof cjVariantSchema>;
 export const cjStoredVariantSchema = cjVariantSchema.omit({ variantSellPrice: true });
 export type CjStoredVariant = z.infer<typeof cjStoredVariantSchema>;
 
+/** A variant of a saved supplier product as the shop sells it (public: no supplier cost). */
+export const sellableVariantSchema = z.object({
+  _id: idSchema,
+  vid: z.string(),
+  /** The variant's name, e.g. "Blue XL". */
+  name: z.string(),
+  /** The choice it stands for (colour, size...). */
+  variantKey: z.string(),
+  image: z.string(),
+  /** Our selling price before the product's sale discount. */
+  price: z.number(),
+  /** What the shopper pays (sale discount applied). */
+  finalPrice: z.number(),
+  countInStock: z.number().int(),
+  enabled: z.boolean(),
+});
+export type SellableVariant = z.infer<typeof sellableVariantSchema>;
+
+/** A variant as the back office sees it: with the supplier's cost and our margin. */
+export const savedVariantSchema = sellableVariantSchema.extend({
+  supplierCost: z.number().nullable(),
+  margin: z.number().nullable(),
+  marginPercent: z.number().nullable(),
+});
+export type SavedVariant = z.infer<typeof savedVariantSchema>;
+
 /** One supplier product in the list (GET cj/products). */
 export const cjListItemSchema = z.object({
   pid: z.string(),
@@ -88,6 +114,10 @@ export const cjSavedItemSchema = productSchema.extend({
   /** Set when the supplier stopped selling it: it cannot be bought. */
   supplierDiscontinuedAt: z.string().nullable(),
   supplierSyncedAt: z.string().nullable(),
+  /** Every variant, each with its own price, stock and cost (issue 20). */
+  productVariants: z.array(savedVariantSchema).optional(),
+  /** Set by the refresh when the supplier's cost rose above our price: not sold until repriced or confirmed. */
+  supplierBelowCostAt: z.string().nullable().optional(),
 });
 export type CjSavedItem = z.infer<typeof cjSavedItemSchema>;
 
@@ -157,6 +187,15 @@ export const cjSaveBodySchema = z.object({
   isGift: z.boolean().optional(),
   isOnSale: z.boolean().optional(),
   saleDiscount: numberLike.optional(),
+  /** Per variant: selling price, stock, on/off (variants left out keep their values, or the pricing rule's). */
+  variants: z.array(z.object({
+    vid: z.string(),
+    price: numberLike.optional(),
+    countInStock: numberLike.optional(),
+    enabled: z.boolean().optional(),
+  })).max(200).optional(),
+  /** Save even though a selling price (after the sale discount) is below the supplier's cost. */
+  confirmBelowCost: z.boolean().optional(),
 }, { error: 'Product ID is missing' });
 export type CjSaveBody = z.infer<typeof cjSaveBodySchema>;
 
@@ -172,6 +211,8 @@ export const cjPublicProductSchema = productSchema.extend({
   vid: z.string(),
   variants: z.array(cjStoredVariantSchema),
   isDiscontinued: z.boolean(),
+  /** The variants on sale (enabled), each with its own price, stock and image. */
+  productVariants: z.array(sellableVariantSchema).optional(),
 });
 export type CjPublicProduct = z.infer<typeof cjPublicProductSchema>;
 
@@ -194,6 +235,8 @@ export const supplierOrderSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   sentAt: z.string().nullable(),
+  /** What CJ last reported (getOrderDetail): null until the first tracking poll. */
+  shipment: z.lazy(() => shipmentSchema).nullable().optional(),
 });
 export type SupplierOrder = z.infer<typeof supplierOrderSchema>;
 
@@ -211,3 +254,66 @@ export type SupplierOrderActionResponse = z.infer<typeof supplierOrderActionResp
 
 export const supplierStatusSchema = z.object({ source: supplierSourceSchema, notice: z.string() });
 export type SupplierStatus = z.infer<typeof supplierStatusSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Pricing rule, tracking, freight (issue 20)
+// ---------------------------------------------------------------------------------------------
+
+export const PRICING_ROUNDINGS = ['.99', '.00'] as const;
+export const DEFAULT_MARKUP_PERCENT = 50;
+
+/** GET/PUT /api/cj/pricing (admin): fills the price of newly imported products and variants. */
+export const pricingRuleSchema = z.object({
+  markupPercent: z.coerce.number({ error: 'Markup must be a number' }).min(0, 'Markup must be from 0 to 1000 %').max(1000, 'Markup must be from 0 to 1000 %'),
+  fixedAmount: z.coerce.number({ error: 'Fixed amount must be a number' }).min(0, 'Fixed amount must be from $0 to $10000').max(10_000, 'Fixed amount must be from $0 to $10000').default(0),
+  rounding: z.enum(PRICING_ROUNDINGS, { error: 'Rounding must be .99 or .00' }),
+});
+export type PricingRule = z.infer<typeof pricingRuleSchema>;
+export const pricingRuleResponseSchema = z.object({ pricing: pricingRuleSchema });
+export type PricingRuleResponse = z.infer<typeof pricingRuleResponseSchema>;
+
+/** The selling price the rule gives a supplier cost: cost + markup % + fixed, rounded up to .99 or .00. */
+export function applyPricingRule(cost: number, rule: PricingRule): number {
+  const raw = cost * (1 + rule.markupPercent / 100) + rule.fixedAmount;
+  if (rule.rounding === '.00') return Math.max(1, Math.ceil(raw - 1e-9));
+  const whole = Math.floor(raw + 1e-9);
+  const price = whole + 0.99 >= raw - 1e-9 ? whole + 0.99 : whole + 1.99;
+  return Math.round(price * 100) / 100;
+}
+
+/** "Price $0.01 is below the supplier cost $17.92" */
+export const belowCostMessage = (price: number, cost: number) => `Price $${price.toFixed(2)} is below the supplier cost $${cost.toFixed(2)}`;
+
+/** A forwarded order as CJ reports it (shopping/order/getOrderDetail). */
+export const shipmentSchema = z.object({
+  /** CJ's order status (e.g. UNSHIPPED, SHIPPED, DELIVERED). */
+  status: z.string(),
+  trackingNumber: z.string().nullable(),
+  carrier: z.string().nullable(),
+  shippedAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  checkedAt: z.string(),
+});
+export type Shipment = z.infer<typeof shipmentSchema>;
+
+/** POST /api/orders/shipping-quote: the shipping price of the signed-in user's cart to a country. */
+export const shippingQuoteBodySchema = z.object({
+  country: z.string({ error: 'Country is required' }).trim().min(1, 'Country is required').max(100, 'Country is too long'),
+});
+export type ShippingQuoteBody = z.infer<typeof shippingQuoteBodySchema>;
+export const shippingQuoteSchema = z.object({
+  shippingPrice: z.number(),
+  /** 'supplier': CJ's freight calculation; 'shop': the shop's own rule. */
+  source: z.enum(['supplier', 'shop']),
+  carrier: z.string().nullable(),
+  /** Delivery time in days as CJ gives it ("2-5"). */
+  days: z.string().nullable(),
+  /** Why the shop's own rule was used, when CJ could not answer. */
+  message: z.string().nullable(),
+});
+export type ShippingQuote = z.infer<typeof shippingQuoteSchema>;
+
+export const FREIGHT_UNAVAILABLE_MESSAGE = 'The supplier could not quote shipping to this country right now: the shop\'s standard shipping applies.';
+export const SHIPPED_STATUS_LABEL = 'Shipped';
+export const CHOOSE_VARIANT_MESSAGE = 'Please choose a variant';
+export const VARIANT_NOT_FOUND_MESSAGE = 'This variant is not available';

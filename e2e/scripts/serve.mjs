@@ -41,6 +41,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     WEB_DIST_DIR: webDist,
     LOG_LEVEL: 'debug',
     AUTH_RATE_LIMIT_MAX: '1000',
+    // Supplier tracking in seconds, not an hour: the offline catalogue ships after 5 s (supplier-variants.spec).
+    CJ_OFFLINE_SHIP_DELAY_SECONDS: '5',
+    CJ_TRACKING_POLL_SECONDS: '3',
     DATABASE_URL: '',
     REDIS_URL: '',
     ...(process.env.E2E_SERVER_ENV ? JSON.parse(process.env.E2E_SERVER_ENV) : {}),

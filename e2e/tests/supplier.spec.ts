@@ -73,7 +73,10 @@ test('an administrator pages the supplier catalogue, edits and saves a product, 
   await page.getByLabel('Price', { exact: true }).fill('0');
   await page.getByRole('button', { name: 'Save CJ Product' }).click();
   await expect(page.getByText('Price must be greater than 0')).toBeVisible();
-  await page.getByLabel('Price', { exact: true }).fill('39.99');
+  await page.getByLabel('Price', { exact: true }).fill('139.99');
+  // No brand is pre-filled (issue 23): the administrator types one.
+  await expect(page.getByLabel('Brand')).toHaveValue('');
+  await page.getByLabel('Brand').fill('Acme');
   await page.getByLabel("Today's Deal").check();
   await expect(page.getByTestId('cj-margin')).toContainText('Margin $');
   await shoot(page, testInfo, 'cj-product-edit');
@@ -89,7 +92,7 @@ test('an administrator pages the supplier catalogue, edits and saves a product, 
   const savedRow = page.getByTestId('cj-row').filter({ hasText: name });
   await expect(savedRow).toHaveCount(1);
   await expect(savedRow.getByText('Saved', { exact: true })).toBeVisible();
-  await expect(savedRow.getByRole('cell').nth(3)).toHaveText('$39.99');
+  await expect(savedRow.getByRole('cell').nth(3)).toHaveText('$139.99');
   await expect(savedRow.getByRole('cell').nth(5)).toHaveText(/^\$\d+\.\d{2} \(\d+(\.\d)?%\)$/);
   await shoot(page, testInfo, 'cj-saved');
 
@@ -100,7 +103,7 @@ test('an administrator pages the supplier catalogue, edits and saves a product, 
   await card.getByRole('link', { name }).click();
   await expect(page).toHaveURL(new RegExp(`/cj-product/${slug}$`));
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Variants:' }).getByRole('listitem').first()).toBeVisible();
+  await expect(page.getByRole('radiogroup', { name: 'Choose a variant' }).getByRole('radio').first()).toBeAttached();
   await shoot(page, testInfo, 'cj-product-page');
 
   // Delete it through the dialog.
@@ -125,7 +128,8 @@ test('a shopper buys a supplier product and the administrator sees the supplier 
   test.setTimeout(180_000);
   const admin = await apiSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
   const candidate = (await supplierPage(admin, 5)).find((p) => !p.isSaved)!;
-  const saved = await admin.post('/api/cj/products/save', { data: { pid: candidate.pid, isSaved: true, price: 24.5, countInStock: 5 } });
+  // The price comes from the pricing rule (cost + 50 %).
+  const saved = await admin.post('/api/cj/products/save', { data: { pid: candidate.pid, isSaved: true, countInStock: 5 } });
   expect(saved.status(), await saved.text()).toBe(201);
   const product = ((await saved.json()) as { product: { _id: string; name: string; slug: string } }).product;
 
@@ -138,6 +142,8 @@ test('a shopper buys a supplier product and the administrator sees the supplier 
 
   await signIn(page, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, `/cj-product/${product.slug}`);
   await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+  // The variant the listing opens on (the first): a choice is needed when there are several.
+  await page.getByRole('radiogroup', { name: 'Choose a variant' }).getByRole('radio').first().check({ force: true });
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(page.getByText('Product added to the cart')).toBeVisible();
   await expect(page).toHaveURL(/\/cart$/);
@@ -165,15 +171,20 @@ test('a shopper buys a supplier product and the administrator sees the supplier 
   const adminPage = await adminContext.newPage();
   await signIn(adminPage, DEMO_ADMIN.email, DEMO_ADMIN.password, `/admin/order/${orderId}`);
   const panel = adminPage.getByTestId('supplier-order-panel');
-  await expect(panel.getByRole('heading', { name: 'Supplier order Pending' })).toBeVisible();
-  await expect(panel).toContainText('Waiting: no CJ account is connected (offline catalogue). It will be sent once CJ_API_KEY is set.');
+  // Offline, forwarding is simulated (issue 20): the supplier order is sent at once.
+  await expect(panel).toBeVisible({ timeout: 15_000 });
+  await expect(async () => {
+    await adminPage.reload();
+    await expect(panel.getByRole('heading', { name: 'Supplier order Sent' })).toBeVisible({ timeout: 10_000 });
+  }).toPass({ timeout: 60_000, intervals: [1_000] });
+  await expect(panel).toContainText('Sent to CJ: CJ order OFFLINE-');
   await expect(panel).toContainText(`1 x ${product.name}`);
   await shoot(adminPage, testInfo, 'admin-order-supplier-panel');
 
   await adminPage.goto('/admin/cj-products?tab=orders');
   const row = adminPage.getByTestId('supplier-order-row').filter({ hasText: orderId });
   await expect(row).toContainText(`1 x ${product.name}`);
-  await expect(row.getByText('Pending')).toBeVisible();
+  await expect(row.getByText('Sent', { exact: true })).toBeVisible();
   await row.getByRole('link', { name: orderId }).click();
   await expect(adminPage).toHaveURL(new RegExp(`/admin/order/${orderId}$`));
 

@@ -272,6 +272,19 @@ export const MATRIX: Record<string, Declaration> = {
       return { params: { orderId: w.supplier.paidOrderId } };
     },
   },
+  'GET /api/cj/pricing': { expect: adminOnly(200) },
+  'PUT /api/cj/pricing': { expect: adminOnly(200), request: () => ({ body: { markupPercent: 50, fixedAmount: 0, rounding: '.99' } }) },
+  'POST /api/cj/orders/:orderId/tracking/refresh': {
+    expect: adminOnly(200),
+    request: async (w) => {
+      // A supplier order already forwarded (the state "Refresh now" is for).
+      const orderId = w.supplier.paidOrderId;
+      await w.t.database.db.update(jobs).set({ status: 'done', result: { cjOrderId: `OFFLINE-${Date.now()}-${orderId}` } })
+        .where(and(eq(jobs.kind, 'supplier.order'), eq(jobs.dedupeKey, orderId)));
+      return { params: { orderId } };
+    },
+  },
+  'POST /api/orders/shipping-quote': { expect: signedIn(200), request: () => ({ body: { country: 'US' } }) },
   'GET /api/cj/offline-images/v1/:file': { expect: all(200), request: (w) => ({ params: { file: w.offlineImage } }) },
 
   // users (back office)

@@ -52,6 +52,8 @@ const envSchema = z.object({
   CJ_LOGISTIC_NAME: z.string().min(1).default('CJPacket Ordinary'),
   CJ_FROM_COUNTRY_CODE: z.string().regex(/^[A-Z]{2}$/, 'CJ_FROM_COUNTRY_CODE: a two-letter country code').default('CN'),
   SUPPLIER_REFRESH_HOURS: z.coerce.number().min(0).max(24 * 30).default(6),
+  CJ_TRACKING_POLL_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
+  CJ_OFFLINE_SHIP_DELAY_SECONDS: z.coerce.number().min(0).max(30 * 86_400).default(600),
   JOBS_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
   JOBS_LEASE_SECONDS: z.coerce.number().min(1).max(86_400).default(120),
   CLEANUP_EVERY_MINUTES: z.coerce.number().min(0.01).max(10_080).default(60),
@@ -124,6 +126,10 @@ export interface Config {
     fromCountryCode: string;
     /** Saved supplier products are refreshed (cost, stock, still sold) this often; 0 = never. */
     refreshHours: number;
+    /** Forwarded orders not yet delivered are asked about (getOrderDetail) this often; 0 = never. */
+    trackingPollSeconds: number;
+    /** The offline catalogue gives a forwarded order a tracking number this long after it was sent. */
+    offlineShipDelaySeconds: number;
   };
   /** How often each instance looks for due background jobs; 0 = never (tests run them by hand). */
   jobsPollMs: number;
@@ -233,6 +239,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       logisticName: e.CJ_LOGISTIC_NAME,
       fromCountryCode: e.CJ_FROM_COUNTRY_CODE,
       refreshHours: e.SUPPLIER_REFRESH_HOURS,
+      trackingPollSeconds: e.CJ_TRACKING_POLL_SECONDS,
+      offlineShipDelaySeconds: e.CJ_OFFLINE_SHIP_DELAY_SECONDS,
     },
     jobsPollMs: e.JOBS_POLL_MS,
     jobsLeaseMs: Math.round(e.JOBS_LEASE_SECONDS * 1000),

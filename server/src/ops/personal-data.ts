@@ -21,14 +21,17 @@ export const TABLE_PERSONAL_DATA: Record<string, readonly PersonalDataKind[]> = 
   cart_items: ['purchases'],
   chat_conversations: ['identity', 'messages'],
   chat_messages: ['identity', 'messages'],
+  faq_entries: [], // the shop's FAQ (pages module)
   jobs: ['identity'], // payloads may name a customer (mail, supplier orders)
   leads: ['identity', 'contact', 'messages'],
   newsletter_subscriptions: ['identity', 'credentials'],
   order_items: ['purchases'],
   orders: ['contact', 'purchases'],
   outbox: ['identity', 'mail'],
+  pages: [], // information pages (FAQ, shipping, terms...)
   password_resets: ['credentials'],
   product_category_counts: [],
+  product_variants: [], // supplier variants of a product (costs, prices, stock)
   products: [],
   refresh_tokens: ['credentials'],
   reviews: ['identity', 'messages'],
@@ -37,6 +40,8 @@ export const TABLE_PERSONAL_DATA: Record<string, readonly PersonalDataKind[]> = 
   search_words: [],
   sessions: ['network'],
   signup_requests: ['identity', 'credentials'],
+  supplier_pricing: [], // the shop's pricing rule
+  supplier_shipments: ['purchases'], // tracking numbers and states of a customer's order
   supplier_tokens: [], // the supplier's API tokens: secrets of the shop, not personal data
   uploads: [],
   users: ['identity', 'credentials'],

@@ -26,6 +26,10 @@ export interface CjMockOrder {
   orderId: string;
   orderNumber: string;
   body: Record<string, unknown>;
+  /** What getOrderDetail answers (tests move an order along: SHIPPED with a tracking number...). */
+  orderStatus: string;
+  trackNumber: string | null;
+  logisticName: string | null;
 }
 
 interface Failure { code: number; message: string; httpStatus: number; rawBody?: string }
@@ -49,6 +53,8 @@ export interface CjMock {
   /** Lifetime of tokens handed out from now on. */
   setTokenLifetime(accessMs: number, refreshMs?: number): void;
   removeProduct(pid: string): void;
+  /** Shipping price logistic/freightCalculate answers per unit (null: it answers an error). */
+  freightPerUnit: number | null;
   close(): Promise<void>;
 }
 
@@ -204,13 +210,35 @@ export async function startCjMock(opts: { apiKey?: string; products?: number; no
       let order = orders.get(orderNumber);
       if (!order) {
         orderCounter += 1;
-        order = { orderId: `CJ${String(2_400_000_000 + orderCounter)}`, orderNumber, body: input };
+        order = { orderId: `CJ${String(2_400_000_000 + orderCounter)}`, orderNumber, body: input, orderStatus: 'UNSHIPPED', trackNumber: null, logisticName: null };
         orders.set(orderNumber, order);
       }
       return ok(res, {
         orderId: order.orderId, orderNumber, shipmentOrderId: null, orderStatus: 'CREATED',
         postageAmount: 3.5, productAmount: 10, orderAmount: 13.5,
       });
+    }
+    if (path === 'shopping/order/getOrderDetail' && req.method === 'GET') {
+      if (!query.orderId) return send(res, 1600300, 'orderId is required');
+      const order = [...orders.values()].find((o) => o.orderId === query.orderId);
+      if (!order) return send(res, 1600300, 'Order not found');
+      return ok(res, {
+        orderId: order.orderId, orderNum: order.orderNumber, cjOrderId: order.orderId, orderStatus: order.orderStatus,
+        trackNumber: order.trackNumber, logisticName: order.logisticName, orderAmount: 13.5,
+      });
+    }
+    if (path === 'logistic/freightCalculate' && req.method === 'POST') {
+      const input = parseJson(body);
+      if (!input || typeof input.startCountryCode !== 'string' || typeof input.endCountryCode !== 'string') return send(res, 1600100, 'Param error');
+      const lines = Array.isArray(input.products) ? (input.products as Array<{ vid?: unknown; quantity?: unknown }>) : [];
+      if (!lines.length || lines.some((l) => typeof l.vid !== 'string' || !stock.has(l.vid))) return send(res, 1600100, 'Param error');
+      if (mock.freightPerUnit === null) return send(res, 1600000, 'System busy');
+      const units = lines.reduce((n, l) => n + Number(l.quantity), 0);
+      const price = Math.round(mock.freightPerUnit * units * 100) / 100;
+      return ok(res, [
+        { logisticAging: '2-5', logisticPrice: price, logisticPriceCn: price * 7, logisticName: 'USPS+' },
+        { logisticAging: '7-12', logisticPrice: Math.round(price * 0.8 * 100) / 100, logisticPriceCn: price * 5, logisticName: 'CJPacket Ordinary' },
+      ]);
     }
     return send(res, 1600101, 'Interface not found');
   }
@@ -224,9 +252,10 @@ export async function startCjMock(opts: { apiKey?: string; products?: number; no
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api2.0/v1`;
 
-  return {
+  const mock: CjMock = {
     url,
     apiKey,
+    freightPerUnit: 3,
     requests,
     count: (path) => requests.filter((r) => r.path === path).length,
     orders,
@@ -265,4 +294,5 @@ export async function startCjMock(opts: { apiKey?: string; products?: number; no
       server.close((err) => (err ? reject(err) : resolve()));
     }),
   };
+  return mock;
 }

@@ -18,7 +18,17 @@ export interface CartItem {
   isTodaysDeal: boolean;
   isGift: boolean;
   cjData?: CjData | null;
+  /** The chosen variant of a supplier product (two variants of one product are two lines). */
+  variantId?: string | null;
+  variantName?: string | null;
 }
+
+/** Whether two cart lines are the same line: the same product and the same variant. */
+export const sameCartLine = (a: Pick<CartItem, '_id' | 'variantId'>, b: Pick<CartItem, '_id' | 'variantId'>) =>
+  a._id === b._id && (a.variantId ?? null) === (b.variantId ?? null);
+
+/** A React key for a cart line. */
+export const cartLineKey = (x: Pick<CartItem, '_id' | 'variantId'>) => (x.variantId ? `${x._id}:${x.variantId}` : x._id);
 
 export interface ShippingAddress {
   _id?: string;
@@ -56,7 +66,7 @@ export type StoreAction =
   | { type: 'SET_LOGGED_OUT' }
   | { type: 'TOGGLE_MODE' }
   | { type: 'CART_ADD_ITEM'; payload: CartItem }
-  | { type: 'CART_REMOVE_ITEM'; payload: { _id: string } }
+  | { type: 'CART_REMOVE_ITEM'; payload: { _id: string; variantId?: string | null } }
   | { type: 'CART_SET_ITEMS'; payload: CartItem[] }
   | { type: 'CART_CLEAR' }
   | { type: 'SAVE_SHIPPING_ADDRESS'; payload: ShippingAddress | null }
@@ -104,12 +114,12 @@ export function storeReducer(state: StoreState, action: StoreAction): StoreState
       return { ...state, mode: state.mode === 'dark' ? 'light' : 'dark' };
     case 'CART_ADD_ITEM': {
       const item = action.payload;
-      const exists = state.cart.cartItems.some((x) => x._id === item._id);
-      const cartItems = exists ? state.cart.cartItems.map((x) => (x._id === item._id ? item : x)) : [...state.cart.cartItems, item];
+      const exists = state.cart.cartItems.some((x) => sameCartLine(x, item));
+      const cartItems = exists ? state.cart.cartItems.map((x) => (sameCartLine(x, item) ? item : x)) : [...state.cart.cartItems, item];
       return { ...state, cart: { ...state.cart, cartItems } };
     }
     case 'CART_REMOVE_ITEM':
-      return { ...state, cart: { ...state.cart, cartItems: state.cart.cartItems.filter((x) => x._id !== action.payload._id) } };
+      return { ...state, cart: { ...state.cart, cartItems: state.cart.cartItems.filter((x) => !sameCartLine(x, action.payload)) } };
     case 'CART_SET_ITEMS':
       return { ...state, cart: { ...state.cart, cartItems: action.payload } };
     case 'CART_CLEAR':

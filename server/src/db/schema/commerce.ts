@@ -21,8 +21,10 @@ export const cartItems = pgTable(
     name: text('name').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The chosen variant of a product with variants ('' for products without variants). */
+    variantId: text('variant_id').notNull().default(''),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.productId], name: 'cart_items_pkey' })],
+  (t) => [primaryKey({ columns: [t.userId, t.productId, t.variantId], name: 'cart_items_pkey' })],
 );
 
 export const addresses = pgTable(
@@ -122,6 +124,9 @@ export const orderItems = pgTable(
     price: money('price'),
     quantity: integer('quantity').notNull(),
     position: integer('position').notNull().default(0),
+    /** The variant sold (null: a product without variants). */
+    variantId: id('variant_id'),
+    variantName: text('variant_name'),
   },
   (t) => [index('order_items_order_id_idx').on(t.orderId, t.position), index('order_items_product_id_idx').on(t.productId)],
 );

@@ -50,6 +50,8 @@ export const products = pgTable(
     supplierDiscontinuedAt: timestamp('supplier_discontinued_at', { withTimezone: true }),
     /** Last time cost and stock were refreshed from the supplier. */
     supplierSyncedAt: timestamp('supplier_synced_at', { withTimezone: true }),
+    /** Set by the refresh when the supplier's cost rose above our price: not sold until repriced or confirmed. */
+    supplierBelowCostAt: timestamp('supplier_below_cost_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('products_slug_key').on(t.slug),
@@ -87,5 +89,32 @@ export const reviews = pgTable(
     uniqueIndex('reviews_product_user_key').on(t.productId, t.userId),
     index('reviews_product_id_idx').on(t.productId, t.createdAt.desc()),
     check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/** The variants of a supplier product, each sold on its own (own products have none). */
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: id().primaryKey(),
+    productId: id('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    vid: text('vid').notNull(),
+    name: text('name').notNull().default(''),
+    variantKey: text('variant_key').notNull().default(''),
+    image: text('image').notNull().default(''),
+    supplierCost: numeric('supplier_cost', { precision: 12, scale: 2, mode: 'number' }),
+    price: numeric('price', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    countInStock: integer('count_in_stock').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('product_variants_product_vid_key').on(t.productId, t.vid),
+    index('product_variants_product_id_idx').on(t.productId, t.position),
+    check('product_variants_cost_nonneg', sql`${t.supplierCost} >= 0`),
+    check('product_variants_price_nonneg', sql`${t.price} >= 0`),
+    check('product_variants_stock_nonneg', sql`${t.countInStock} >= 0`),
   ],
 );

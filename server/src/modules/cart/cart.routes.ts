@@ -44,11 +44,12 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       userId: requireUser(request).id,
       productId: requireProductId(request.params.productId),
       quantity: request.body.quantity,
+      variantId: request.body.variantId,
       mode: 'update',
     }));
 
   app.delete('/cart/items/:productId', { config: user, schema: s.removeCartItemSchema, compress }, async (request) =>
-    removeCartItem(db, requireUser(request).id, requireProductId(request.params.productId)));
+    removeCartItem(db, requireUser(request).id, requireProductId(request.params.productId), request.query.variantId?.trim() || null));
 
   // A call without a product id (e.g. DELETE cart/items/) gets the spec's message, not a route 404.
   for (const method of ['PUT', 'DELETE'] as const) {

@@ -11,7 +11,10 @@ export const addCartItemSchema = { tags: ['cart'], body: addCartItemBodySchema, 
 export const updateCartItemSchema = {
   tags: ['cart'], params: productIdParams, body: updateCartItemBodySchema, response: { 200: cartSchema, ...errors },
 };
-export const removeCartItemSchema = { tags: ['cart'], params: productIdParams, response: { 200: cartSchema, ...errors } };
+export const removeCartItemSchema = {
+  tags: ['cart'], params: productIdParams, querystring: z.object({ variantId: z.string().max(100).optional() }),
+  response: { 200: cartSchema, ...errors },
+};
 export const missingProductIdSchema = { tags: ['cart'], response: { 400: errorResponseSchema } };
 export const clearCartSchema = { tags: ['cart'], response: { 200: cartSchema, ...errors } };
 export const mergeCartSchema = { tags: ['cart'], body: mergeCartBodySchema, response: { 200: cartSchema, ...errors } };

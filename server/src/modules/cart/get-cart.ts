@@ -1,33 +1,47 @@
 import type { Cart, CartItem } from '@shop/contracts';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { readColumns } from '../../db/raw-rows.ts';
-import { cartItems, products } from '../../db/schema.ts';
+import { cartItems, products, productVariants } from '../../db/schema.ts';
+import { variantColumns, type VariantRow } from '../supplier/index.ts';
 import { cartProductColumns, presentCartItem, type CartProductRow } from './cart.presenter.ts';
 
 export interface CartLine {
   productId: string;
+  /** The chosen variant ('' for a product without variants). */
+  variantId: string;
   quantity: number;
   name: string;
   product: CartProductRow | null;
+  /** The variant's live row (null: no variant, or the variant is gone). */
+  variant: VariantRow | null;
   /** When the supplier stopped selling the product (null: still sold, or not a supplier product). */
   supplierDiscontinuedAt: Date | null;
+  /** When the supplier's cost rose above our price (null: sold at a profit, or confirmed). */
+  supplierBelowCostAt?: Date | null;
 }
 
+export { variantColumns as cartVariantColumns };
+
 /** A cart line's product columns with when its supplier stopped selling it. */
-export const cartLineProductColumns = { ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt };
-export type CartLineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null };
+export const cartLineProductColumns = {
+  ...cartProductColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt, supplierBelowCostAt: products.supplierBelowCostAt,
+};
+export type CartLineProduct = CartProductRow & { supplierDiscontinuedAt: Date | null; supplierBelowCostAt: Date | null };
 
 /**
- * A cart line from a hand-written statement's row (raw-rows): `line_product_id`, `line_quantity`,
- * `line_name`, and the product's columns as `p_<column>` (all null when the product is gone).
+ * A cart line from a hand-written statement's row (raw-rows): `line_product_id`, `line_variant_id`,
+ * `line_quantity`, `line_name`, the product's columns as `p_<column>` (all null when the product
+ * is gone) and the variant's as `v_<column>` (null without a variant).
  */
 export function readCartLine(row: Record<string, unknown>): CartLine {
   const read = row.p_id === null ? null : readColumns<CartLineProduct>(cartLineProductColumns, row, 'p_');
-  const { supplierDiscontinuedAt = null, ...product } = read ?? {};
+  const { supplierDiscontinuedAt = null, supplierBelowCostAt = null, ...product } = read ?? {};
+  const variant = row.v_id === null || row.v_id === undefined ? null : readColumns<VariantRow>(variantColumns, row, 'v_');
   return {
-    productId: row.line_product_id as string, quantity: row.line_quantity as number, name: row.line_name as string,
-    product: read ? (product as CartProductRow) : null, supplierDiscontinuedAt,
+    productId: row.line_product_id as string, variantId: (row.line_variant_id as string | null | undefined) ?? '',
+    quantity: row.line_quantity as number, name: row.line_name as string,
+    product: read ? (product as CartProductRow) : null, variant, supplierDiscontinuedAt, supplierBelowCostAt,
   };
 }
 
@@ -35,14 +49,24 @@ export function readCartLine(row: Record<string, unknown>): CartLine {
 export async function findCartLines(db: Executor, userId: string): Promise<CartLine[]> {
   return db
     .select({
-      productId: cartItems.productId, quantity: cartItems.quantity, name: cartItems.name, product: cartProductColumns,
-      supplierDiscontinuedAt: products.supplierDiscontinuedAt,
+      productId: cartItems.productId, variantId: cartItems.variantId, quantity: cartItems.quantity, name: cartItems.name,
+      product: cartProductColumns, variant: variantColumns, supplierDiscontinuedAt: products.supplierDiscontinuedAt,
+      supplierBelowCostAt: products.supplierBelowCostAt,
     })
     .from(cartItems)
     .leftJoin(products, eq(products.id, cartItems.productId))
+    .leftJoin(productVariants, and(eq(sql`${productVariants.id}::text`, cartItems.variantId), eq(productVariants.productId, cartItems.productId)))
     .where(eq(cartItems.userId, userId))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.productId));
+    .orderBy(asc(cartItems.createdAt), asc(cartItems.productId), asc(cartItems.variantId));
 }
+
+/** A line is sellable: its product is, and a variant line's variant exists and is switched on. */
+export const isLineAvailable = (l: Pick<CartLine, 'product' | 'variant' | 'variantId'>): boolean =>
+  isAvailable(l.product) && (l.variantId === '' || (!!l.variant && l.variant.enabled));
+
+/** Where one cart line is (user, product, variant). */
+const lineWhere = (userId: string, productId: string, variantId: string) =>
+  and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.variantId, variantId));
 
 /** A product the storefront can sell: it exists and is not a draft. */
 export const isAvailable = (p: CartProductRow | null): p is CartProductRow => !!p && !p.isDraft;
@@ -60,27 +84,32 @@ export async function getCart(db: Executor, userId: string, notices: string[] = 
  * product is gone and lowers quantities above stock, each with a notice (a statement only then).
  */
 export async function settleCart(db: Executor, userId: string, lines: CartLine[], notices: string[] = []): Promise<Cart> {
-  const gone = lines.filter((l) => !isAvailable(l.product));
+  const gone = lines.filter((l) => !isLineAvailable(l));
   if (gone.length) {
-    await db.delete(cartItems).where(and(eq(cartItems.userId, userId), inArray(cartItems.productId, gone.map((l) => l.productId))));
+    const plain = gone.filter((l) => l.variantId === '');
+    if (plain.length) {
+      await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.variantId, ''), inArray(cartItems.productId, plain.map((l) => l.productId))));
+    }
+    for (const l of gone.filter((g) => g.variantId !== '')) await db.delete(cartItems).where(lineWhere(userId, l.productId, l.variantId));
     for (const l of gone) notices.push(`'${l.name}' is no longer available and was removed from your cart`);
   }
   const items: CartItem[] = [];
   for (const line of lines) {
     const p = line.product;
-    if (!isAvailable(p)) continue;
+    if (!isLineAvailable(line) || !isAvailable(p)) continue;
+    const stock = line.variant ? line.variant.countInStock : p.countInStock;
+    const label = line.variant ? `${p.name} (${line.variant.name})` : p.name;
     let quantity = line.quantity;
-    if (quantity > p.countInStock) {
-      if (p.countInStock > 0) {
-        quantity = p.countInStock;
-        await db.update(cartItems).set({ quantity, updatedAt: new Date() })
-          .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, p.id)));
-        notices.push(`Only ${p.countInStock} of '${p.name}' left in stock: quantity changed to ${p.countInStock}`);
+    if (quantity > stock) {
+      if (stock > 0) {
+        quantity = stock;
+        await db.update(cartItems).set({ quantity, updatedAt: new Date() }).where(lineWhere(userId, p.id, line.variantId));
+        notices.push(`Only ${stock} of '${label}' left in stock: quantity changed to ${stock}`);
       } else {
-        notices.push(`'${p.name}' is out of stock`);
+        notices.push(`'${label}' is out of stock`);
       }
     }
-    items.push(presentCartItem(p, quantity));
+    items.push(presentCartItem(p, quantity, line.variant));
   }
   return notices.length ? { cartItems: items, notices } : { cartItems: items };
 }
@@ -90,8 +119,10 @@ export async function clearCart(db: Executor, userId: string): Promise<void> {
   await db.delete(cartItems).where(eq(cartItems.userId, userId));
 }
 
-/** Removes one line; removing a line that is not there is not an error. */
-export async function removeCartItem(db: Executor, userId: string, productId: string): Promise<Cart> {
-  await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId)));
+/** Removes one line (all of the product's lines when no variant is named); a missing line is not an error. */
+export async function removeCartItem(db: Executor, userId: string, productId: string, variantId: string | null = null): Promise<Cart> {
+  await db.delete(cartItems).where(variantId === null
+    ? and(eq(cartItems.userId, userId), eq(cartItems.productId, productId))
+    : lineWhere(userId, productId, variantId));
   return getCart(db, userId);
 }

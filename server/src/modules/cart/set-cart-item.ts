@@ -1,13 +1,16 @@
 import {
-  CART_ITEM_NOT_FOUND_MESSAGE, CART_MAX_LINES, OUT_OF_STOCK_MESSAGE, PRODUCT_NOT_FOUND_MESSAGE, type Cart,
+  CART_ITEM_NOT_FOUND_MESSAGE, CART_MAX_LINES, CHOOSE_VARIANT_MESSAGE, OUT_OF_STOCK_MESSAGE, PRODUCT_NOT_FOUND_MESSAGE,
+  VARIANT_NOT_FOUND_MESSAGE, type Cart,
 } from '@shop/contracts';
-import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { cartItems, products } from '../../db/schema.ts';
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { cartItems, products, productVariants } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
-import { assertNoneDiscontinued } from '../supplier/index.ts';
-import { cartLineProductColumns, getCart, isAvailable, readCartLine, settleCart, type CartLineProduct } from './get-cart.ts';
+import { assertNoneDiscontinued, findVariants, type VariantRow } from '../supplier/index.ts';
+import {
+  cartLineProductColumns, cartVariantColumns, getCart, isAvailable, readCartLine, settleCart, type CartLineProduct,
+} from './get-cart.ts';
 import { readColumns, selectList } from '../../db/raw-rows.ts';
 
 /** The product to cart, with when the supplier stopped selling it (null: still sold). */
@@ -25,21 +28,77 @@ export async function findSellableProduct(db: Db, productId: string): Promise<Ca
  */
 export async function setCartItem(
   db: Db,
-  input: { userId: string; productId: string; quantity: number; mode: 'add' | 'update' },
+  input: { userId: string; productId: string; quantity: number; mode: 'add' | 'update'; variantId?: string | null },
 ): Promise<Cart> {
   const { userId, productId, quantity } = input;
-  if (input.mode === 'add') return addCartItem(db, userId, productId, quantity);
+  const variantId = input.variantId ?? null;
+  if (input.mode === 'add' && variantId === null) return addCartItem(db, userId, productId, quantity);
   const product = await findSellableProduct(db, productId);
   assertNoneDiscontinued([product]);
-  if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
+  const variant = await resolveVariant(db, productId, variantId, mainVidOf(product));
+  if (input.mode === 'add') return addVariantLine(db, userId, product, variant!, quantity);
+  if (quantity > (variant ? variant.countInStock : product.countInStock)) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
   const updated = await db.update(cartItems).set({ quantity, name: product.name, updatedAt: new Date() })
-    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId)))
+    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.variantId, variant ? variant.id.trim() : '')))
     .returning({ productId: cartItems.productId });
   if (!updated.length) throw notFound(CART_ITEM_NOT_FOUND_MESSAGE);
   return getCart(db, userId);
 }
 
+/** The variant a supplier listing opens on (cjData.vid). */
+export const mainVidOf = (p: { cjData: unknown }): string | null => ((p.cjData as { vid?: unknown } | null)?.vid as string | undefined) ?? null;
+
+/**
+ * The variant a cart line of this product is for: the one named (it must be one of the product's
+ * variants and switched on), else the listing's own variant or the only one on sale (carts saved
+ * before variants existed name none); null for a product without variants. Otherwise a choice is
+ * needed (400 'Please choose a variant').
+ */
+export async function resolveVariant(db: Executor, productId: string, variantId: string | null, mainVid: string | null = null): Promise<VariantRow | null> {
+  const variants = await findVariants(db, [productId], { enabledOnly: true });
+  if (variantId !== null) {
+    const v = variants.find((x) => x.id.trim() === variantId);
+    if (!v) throw notFound(VARIANT_NOT_FOUND_MESSAGE);
+    return v;
+  }
+  if (!variants.length) {
+    const [any] = await db.select({ n: count() }).from(productVariants).where(eq(productVariants.productId, productId));
+    // A supplier product whose variants are all switched off is not for sale.
+    if (Number(any?.n ?? 0) > 0) throw notFound(VARIANT_NOT_FOUND_MESSAGE);
+    return null;
+  }
+  const main = variants.find((v) => v.vid === mainVid);
+  if (main) return main;
+  if (variants.length > 1) throw badRequest(CHOOSE_VARIANT_MESSAGE, { variantId: CHOOSE_VARIANT_MESSAGE }, 'VARIANT_REQUIRED');
+  return variants[0]!;
+}
+
+/**
+ * Adds (sets the quantity of) a variant line: written only when the variant is on sale with enough
+ * stock and the cart has room (one statement, so the checks and the write see the same rows).
+ */
+async function addVariantLine(db: Db, userId: string, product: CartLineProduct, variant: VariantRow, quantity: number): Promise<Cart> {
+  const at = new Date().toISOString();
+  const vid = variant.id.trim();
+  const { rows } = (await db.execute(sql`
+    insert into ${cartItems} (user_id, product_id, variant_id, quantity, name, created_at, updated_at)
+    select ${userId}::char(24), v.product_id, ${vid}::text, ${quantity}::int, ${product.name}::text, ${at}::timestamptz, ${at}::timestamptz
+    from ${productVariants} v
+    where v.id = ${vid}::char(24) and v.product_id = ${product.id}::char(24) and v.enabled and v.count_in_stock >= ${quantity}::int
+      and ((select count(*) from ${cartItems} where user_id = ${userId}::char(24)) < ${CART_MAX_LINES}::int
+           or exists (select 1 from ${cartItems} where user_id = ${userId}::char(24) and product_id = v.product_id and variant_id = ${vid}::text))
+    on conflict (user_id, product_id, variant_id)
+      do update set quantity = excluded.quantity, name = excluded.name, updated_at = excluded.updated_at
+    returning product_id`)) as unknown as { rows: unknown[] };
+  if (!rows.length) {
+    if (quantity > variant.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
+    throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
+  }
+  return getCart(db, userId);
+}
+
 const productList = (alias: string) => sql.raw(selectList(cartLineProductColumns, alias, 'p_'));
+const variantList = (alias: string) => sql.raw(selectList(cartVariantColumns, alias, 'v_'));
 
 /**
  * POST cart/items in one statement: the product is read, the line written (only when the product
@@ -58,28 +117,38 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
     ), written as (
       insert into ${cartItems} (user_id, product_id, quantity, name, created_at, updated_at)
       select ${userId}::char(24), p.id, ${quantity}::int, p.name, ${at}::timestamptz, ${at}::timestamptz from p
-      where not p.is_draft and p.supplier_discontinued_at is null and p.count_in_stock >= ${quantity}::int
+      where not p.is_draft and p.supplier_discontinued_at is null and p.supplier_below_cost_at is null and p.count_in_stock >= ${quantity}::int
+        and not exists (select 1 from ${productVariants} pv where pv.product_id = p.id)
         and ((select count(*) from ${cartItems} where user_id = ${userId}::char(24)) < ${CART_MAX_LINES}::int
-             or exists (select 1 from ${cartItems} where user_id = ${userId}::char(24) and product_id = p.id))
-      on conflict (user_id, product_id)
+             or exists (select 1 from ${cartItems} where user_id = ${userId}::char(24) and product_id = p.id and variant_id = ''))
+      on conflict (user_id, product_id, variant_id)
         do update set quantity = excluded.quantity, name = excluded.name, updated_at = excluded.updated_at
       returning product_id, quantity, name, created_at
     )
     select * from (
-      select 0 as kind, p.id as line_product_id, null::int as line_quantity, null::text as line_name, null::timestamptz as line_created_at, ${productList('p')} from p
+      select 0 as kind, p.id as line_product_id, ''::text as line_variant_id, null::int as line_quantity, null::text as line_name, null::timestamptz as line_created_at,
+        ${productList('p')}, ${variantList('nv')}, exists (select 1 from ${productVariants} pv where pv.product_id = p.id) as has_variants
+      from p left join ${productVariants} nv on false
       union all
-      select 1, w.product_id, w.quantity, w.name, w.created_at, ${productList('p')} from written w cross join p
+      select 1, w.product_id, '', w.quantity, w.name, w.created_at, ${productList('p')}, ${variantList('nv')}, false
+      from written w cross join p left join ${productVariants} nv on false
       union all
-      select 2, c.product_id, c.quantity, c.name, c.created_at, ${productList('cp')}
+      select 2, c.product_id, c.variant_id, c.quantity, c.name, c.created_at, ${productList('cp')}, ${variantList('cv')}, false
       from ${cartItems} c left join ${products} cp on cp.id = c.product_id
-      where c.user_id = ${userId}::char(24) and not (c.product_id = ${productId}::char(24) and exists (select 1 from written))
+      left join ${productVariants} cv on cv.id::text = c.variant_id and cv.product_id = c.product_id
+      where c.user_id = ${userId}::char(24) and not (c.product_id = ${productId}::char(24) and c.variant_id = '' and exists (select 1 from written))
     ) rows
-    order by kind = 0 desc, line_created_at, line_product_id`)) as unknown as { rows: Array<Record<string, unknown>> };
+    order by kind = 0 desc, line_created_at, line_product_id, line_variant_id`)) as unknown as { rows: Array<Record<string, unknown>> };
   const first = rows[0];
   const product = first?.kind === 0 ? readColumns<CartLineProduct>(cartLineProductColumns, first, 'p_') : null;
   if (!rows.some((r) => r.kind === 1)) {
     if (!product || !isAvailable(product)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
     assertNoneDiscontinued([product]);
+    // A product with variants: the line is for one of them (the only one on sale, or a choice).
+    if (first?.has_variants === true) {
+      const variant = await resolveVariant(db, productId, null, mainVidOf(product));
+      if (variant) return addVariantLine(db, userId, product, variant, quantity);
+    }
     if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
     throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
   }

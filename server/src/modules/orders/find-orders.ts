@@ -1,7 +1,7 @@
 import { ORDER_MESSAGES, type Order } from '@shop/contracts';
 import { asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { orderItems, orders, users } from '../../db/schema.ts';
+import { orderItems, orders, supplierShipments, users } from '../../db/schema.ts';
 import type { AuthUser } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
@@ -10,7 +10,8 @@ import { presentOrder, type OrderItemRow, type OrderWithLines } from './orders.p
 
 /** Orders with their lines and customer name, newest first. */
 export async function loadOrders(db: Executor, where?: SQL, limit?: number): Promise<OrderWithLines[]> {
-  const base = db.select({ order: orders, userName: users.name }).from(orders).leftJoin(users, eq(users.id, orders.userId))
+  const base = db.select({ order: orders, userName: users.name, shipment: supplierShipments }).from(orders).leftJoin(users, eq(users.id, orders.userId))
+    .leftJoin(supplierShipments, eq(supplierShipments.orderId, orders.id))
     .where(where).orderBy(desc(orders.createdAt), desc(orders.id));
   const rows = limit ? await base.limit(limit) : await base;
   if (!rows.length) return [];
@@ -23,14 +24,15 @@ export async function loadOrders(db: Executor, where?: SQL, limit?: number): Pro
     list.push(l);
     byOrder.set(l.orderId, list);
   }
-  return rows.map((r) => ({ order: r.order, userName: r.userName, items: byOrder.get(r.order.id) ?? [] }));
+  return rows.map((r) => ({ order: r.order, userName: r.userName, items: byOrder.get(r.order.id) ?? [], shipment: r.shipment }));
 }
 
 /** One order by id with its lines and customer (name and e-mail), in one query; or null. */
 export async function loadOrder(db: Executor, id: string): Promise<OrderWithLines | null> {
   if (!isId(id)) return null;
-  const rows = await db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, hasSupplierLines: holdsSupplierProducts(orders.id) }).from(orders)
+  const rows = await db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, hasSupplierLines: holdsSupplierProducts(orders.id), shipment: supplierShipments }).from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
+    .leftJoin(supplierShipments, eq(supplierShipments.orderId, orders.id))
     .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
     .where(eq(orders.id, id))
     .orderBy(asc(orderItems.position));
@@ -38,7 +40,7 @@ export async function loadOrder(db: Executor, id: string): Promise<OrderWithLine
   if (!first) return null;
   const items: OrderItemRow[] = [];
   for (const r of rows) if (r.item) items.push(r.item);
-  return { order: first.order, userName: first.userName, userEmail: first.userEmail, items, hasSupplierLines: Boolean(first.hasSupplierLines) };
+  return { order: first.order, userName: first.userName, userEmail: first.userEmail, items, hasSupplierLines: Boolean(first.hasSupplierLines), shipment: first.shipment };
 }
 
 /** The order if `viewer` owns it or is an admin; anyone else gets 404 'Order Not Found'. */

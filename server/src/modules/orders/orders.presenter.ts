@@ -1,5 +1,6 @@
-import type { Order } from '@shop/contracts';
+import { SHIPPED_STATUS_LABEL, type Order } from '@shop/contracts';
 import type { orderItems, orders } from '../../db/schema.ts';
+import { presentShipment, type ShipmentRow } from '../supplier/shipment.presenter.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
@@ -12,7 +13,11 @@ export interface OrderWithLines {
   items: OrderItemRow[];
   /** Whether it holds supplier products (the one-order loader reads it). */
   hasSupplierLines?: boolean;
+  /** What the supplier reports about the order (supplier orders, once asked). */
+  shipment?: ShipmentRow | null;
 }
+
+
 
 /** Unpaid and past its expiry (whether or not the sweep has released the stock yet). */
 export function isOrderExpired(order: OrderRow, now = new Date()): boolean {
@@ -20,12 +25,16 @@ export function isOrderExpired(order: OrderRow, now = new Date()): boolean {
   return order.stockReleasedAt !== null || (order.expiresAt !== null && order.expiresAt <= now);
 }
 
-export function presentOrder({ order, userName, items, hasSupplierLines }: OrderWithLines, now = new Date()): Order {
+export function presentOrder({ order, userName, items, hasSupplierLines, shipment: shipmentRow }: OrderWithLines, now = new Date()): Order {
   const r = order.paymentResult;
+  const shipment = shipmentRow ? presentShipment(shipmentRow) : null;
   return {
     _id: order.id,
     orderItems: items.map((i) => ({
       _id: i.id, name: i.name, slug: i.slug, image: i.image, price: i.price, quantity: i.quantity, product: i.productId,
+      variantId: i.variantId?.trim() ?? null, variantName: i.variantName,
+      // Supplier lines (sold as a variant) travel in the supplier's parcel.
+      tracking: shipment && i.variantId ? shipment : null,
     })),
     shippingAddress: {
       fullName: order.shippingAddress.fullName,
@@ -52,5 +61,7 @@ export function presentOrder({ order, userName, items, hasSupplierLines }: Order
     expiresAt: order.isPaid ? null : (order.expiresAt?.toISOString() ?? null),
     isExpired: isOrderExpired(order, now),
     ...(hasSupplierLines === undefined ? {} : { hasSupplierLines }),
+    shipment,
+    shippingStatus: shipment?.trackingNumber ? SHIPPED_STATUS_LABEL : null,
   };
 }

@@ -4,11 +4,11 @@ import {
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { jsonValue, readColumns, selectList } from '../../db/raw-rows.ts';
-import { addresses, cartItems, orderItems, orders, products, users, type OrderShippingAddress } from '../../db/schema.ts';
+import { addresses, cartItems, orderItems, orders, products, productVariants, users, type OrderShippingAddress } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { MIN_UNIT_PRICE } from '../../lib/money.ts';
-import { cartLineProductColumns, isAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
+import { cartLineProductColumns, cartVariantColumns, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
 import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
@@ -42,13 +42,14 @@ async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody)
       select u.id, u.name from ${users} u where u.id = ${userId}::char(24) for update of u
     )
     select cu.name as user_name, ${sql.raw(selectList(customerAddressColumns, 'a', 'a_'))},
-      c.product_id as line_product_id, c.quantity as line_quantity, c.name as line_name,
-      ${sql.raw(selectList(cartLineProductColumns, 'p', 'p_'))}
+      c.product_id as line_product_id, c.variant_id as line_variant_id, c.quantity as line_quantity, c.name as line_name,
+      ${sql.raw(selectList(cartLineProductColumns, 'p', 'p_'))}, ${sql.raw(selectList(cartVariantColumns, 'v', 'v_'))}
     from customer cu
     left join ${addresses} a on a.id = ${addressId}::char(24) and a.user_id = cu.id
     left join ${cartItems} c on c.user_id = cu.id
     left join ${products} p on p.id = c.product_id
-    order by c.created_at, c.product_id`)) as unknown as { rows: Array<Record<string, unknown>> };
+    left join ${productVariants} v on v.id::text = c.variant_id and v.product_id = c.product_id
+    order by c.created_at, c.product_id, c.variant_id`)) as unknown as { rows: Array<Record<string, unknown>> };
   const first = rows[0];
   const userName = (first?.user_name as string | undefined) ?? null;
   const cart = rows.filter((r) => r.line_product_id !== null).map(readCartLine);
@@ -61,8 +62,9 @@ async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody)
   throw badRequest(ORDER_MESSAGES.addressRequired, { shippingAddress: ORDER_MESSAGES.addressRequired });
 }
 
-type Line = { productId: string; quantity: number; position: number; itemId: string };
-type TakenRow = { id: string; final_price: number | string };
+/** `variantId` '' for a product without variants. */
+type Line = { productId: string; variantId: string; quantity: number; position: number; itemId: string };
+type TakenRow = { id: string; variant_id: string | null; final_price: number | string };
 type Placed = { duplicateOf: string | null; taken: TakenRow[]; order: OrderRow | null; items: OrderItemRow[] };
 
 /**
@@ -83,14 +85,15 @@ async function takeStockAndWrite(
 ): Promise<Placed> {
   const { lines, shippingAddress: a, now } = input;
   const join = (xs: Array<string | number>) => xs.join(',');
-  const sig = join(lines.map((l) => `${l.productId}:${l.quantity}`));
+  const sig = join(lines.map((l) => `${l.productId}:${l.variantId}:${l.quantity}`));
   const { rows } = (await tx.execute(sql`
     with wanted as materialized (
-      select w.id, w.quantity, w.position, w.item_id
+      select w.id, nullif(w.variant_id, '-')::char(24) as variant_id, w.quantity, w.position, w.item_id
       from unnest(string_to_array(${join(lines.map((l) => l.productId))}, ',')::char(24)[],
+                  string_to_array(${join(lines.map((l) => l.variantId || '-'))}, ',')::text[],
                   string_to_array(${join(lines.map((l) => l.quantity))}, ',')::int[],
                   string_to_array(${join(lines.map((l) => l.position))}, ',')::int[],
-                  string_to_array(${join(lines.map((l) => l.itemId))}, ',')::char(24)[]) as w(id, quantity, position, item_id)
+                  string_to_array(${join(lines.map((l) => l.itemId))}, ',')::char(24)[]) as w(id, variant_id, quantity, position, item_id)
     ), recent as materialized (
       select o.id, o.shipping_address from ${orders} o
       where o.user_id = ${input.userId}::char(24) and not o.is_paid and o.stock_released_at is null
@@ -104,17 +107,33 @@ async function takeStockAndWrite(
         and r.shipping_address->>'city' is not distinct from ${a.city}::text
         and r.shipping_address->>'postalCode' is not distinct from ${a.postalCode}::text
         and r.shipping_address->>'country' is not distinct from ${a.country}::text
-        and (select string_agg(oi.product_id || ':' || oi.quantity, ',' order by oi.product_id)
+        and (select string_agg(oi.product_id || ':' || coalesce(oi.variant_id::text, '') || ':' || oi.quantity, ',' order by oi.product_id, coalesce(oi.variant_id::text, ''))
              from ${orderItems} oi where oi.order_id = r.id) = ${sig}::text
     ), locked as materialized (
       select p.id from ${products} p
       where p.id in (select id from wanted) and not exists (select 1 from duplicate)
       order by p.id for update of p
-    ), taken as (
+    ), taken_p as (
       update ${products} p set count_in_stock = p.count_in_stock - w.quantity
       from wanted w, locked l
-      where p.id = w.id and l.id = p.id and not p.is_draft and p.count_in_stock >= w.quantity
-      returning p.id, p.name, p.slug, p.image, p.final_price, w.quantity, w.position, w.item_id
+      where p.id = w.id and w.variant_id is null and l.id = p.id and not p.is_draft and p.count_in_stock >= w.quantity
+      returning p.id, null::char(24) as variant_id, null::text as vid, null::text as variant_name, p.name, p.slug, p.image, p.final_price, w.quantity, w.position, w.item_id
+    ), taken_v as (
+      -- A variant line takes the variant's stock, under its product's lock (taken in product id order above).
+      update ${productVariants} v set count_in_stock = v.count_in_stock - w.quantity, updated_at = ${now.toISOString()}::timestamptz
+      from wanted w, locked l, ${products} p
+      where v.id = w.variant_id and v.product_id = w.id and l.id = w.id and p.id = w.id
+        and not p.is_draft and v.enabled and v.count_in_stock >= w.quantity
+      returning p.id, v.id as variant_id, v.vid, coalesce(nullif(v.variant_key, ''), v.name) as variant_name, p.name, p.slug,
+        coalesce(nullif(v.image, ''), p.image) as image,
+        round(v.price * (100 - (case when p.is_on_sale then p.sale_discount else 0 end))::numeric / 100, 2) as final_price,
+        w.quantity, w.position, w.item_id
+    ), main_sync as (
+      -- The product's own stock mirrors the variant its listing opens on.
+      update ${products} p set count_in_stock = greatest(0, p.count_in_stock - t.quantity)
+      from taken_v t where p.id = t.id and t.vid = (p.cj_data ->> 'vid')
+    ), taken as (
+      select * from taken_p union all select * from taken_v
     ), totals as materialized (
       select coalesce(sum(t.final_price * t.quantity), 0)::numeric(12, 2) as items, count(*) as n,
              coalesce(bool_and(t.final_price >= ${MIN_UNIT_PRICE}::numeric), true) as priced
@@ -129,13 +148,13 @@ async function takeStockAndWrite(
       from totals t where t.n = ${lines.length}::int and t.priced
       returning *
     ), written as (
-      insert into ${orderItems} (id, order_id, product_id, name, slug, image, price, quantity, position)
-      select t.item_id, o.id, t.id, t.name, t.slug, t.image, t.final_price, t.quantity, t.position
+      insert into ${orderItems} (id, order_id, product_id, name, slug, image, price, quantity, position, variant_id, variant_name)
+      select t.item_id, o.id, t.id, t.name, t.slug, t.image, t.final_price, t.quantity, t.position, t.variant_id, t.variant_name
       from taken t cross join placed o
       returning *
     )
     select (select id from duplicate) as duplicate_of,
-      (select coalesce(json_agg(json_build_object('id', t.id, 'final_price', t.final_price)), '[]') from taken t) as taken,
+      (select coalesce(json_agg(json_build_object('id', t.id, 'variant_id', t.variant_id, 'final_price', t.final_price)), '[]') from taken t) as taken,
       (select row_to_json(o) from placed o) as "order",
       (select coalesce(json_agg(i order by i.position, i.id), '[]') from written i) as items`)) as unknown as { rows: Array<Record<string, unknown>> };
   const row = rows[0]!;
@@ -159,13 +178,13 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
   const result = await db.transaction(async (tx): Promise<{ created: false; orderId: string } | { created: true; placed: OrderWithLines }> => {
     const { userName, shippingAddress, cart } = await lockCustomerAndCart(tx, userId, body);
     if (!cart.length) throw badRequest(ORDER_MESSAGES.cartEmpty, undefined, 'CART_EMPTY');
-    if (cart.some((l) => !isAvailable(l.product))) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
-    assertNoneDiscontinued(cart.map((l) => ({ name: l.product!.name, supplierDiscontinuedAt: l.supplierDiscontinuedAt })));
+    if (cart.some((l) => !isLineAvailable(l))) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
+    assertNoneDiscontinued(cart.map((l) => ({ name: l.product!.name, supplierDiscontinuedAt: l.supplierDiscontinuedAt, supplierBelowCostAt: l.supplierBelowCostAt })));
 
     // Sorted by product id: every transaction locks product rows in the same order.
     const orderId = newId(now.getTime());
-    const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
-      .sort((a, b) => (a.productId < b.productId ? -1 : 1));
+    const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
+      .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.variantId < b.variantId ? -1 : 1));
     const placed = await takeStockAndWrite(tx, {
       orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
       expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000),
@@ -174,9 +193,9 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
     if (!placed.order) {
       // Nothing written: the first line (in product id order) that could not be served says why;
       // throwing rolls back the stock taken for the others.
-      const taken = new Map(placed.taken.map((t) => [t.id, Number(t.final_price)]));
+      const taken = new Map(placed.taken.map((t) => [`${t.id.trim()}:${t.variant_id?.trim() ?? ''}`, Number(t.final_price)]));
       for (const line of lines) {
-        const unitPrice = taken.get(line.productId);
+        const unitPrice = taken.get(`${line.productId.trim()}:${line.variantId}`);
         if (unitPrice === undefined) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
         // Never a free line, whatever the catalogue holds (the database refuses such a published product too).
         if (!(unitPrice >= MIN_UNIT_PRICE)) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');

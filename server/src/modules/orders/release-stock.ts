@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, sql, sum } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
-import { orderItems, orders, products } from '../../db/schema.ts';
+import { orderItems, orders, products, productVariants } from '../../db/schema.ts';
 
 /**
  * Puts the stock reserved by these orders back on sale. Call it inside the transaction that set
@@ -11,15 +11,27 @@ import { orderItems, orders, products } from '../../db/schema.ts';
 export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
   if (!orderIds.length) return;
   const lines = await tx
-    .select({ productId: orderItems.productId, quantity: sum(orderItems.quantity).mapWith(Number) })
+    .select({ productId: orderItems.productId, variantId: orderItems.variantId, quantity: sum(orderItems.quantity).mapWith(Number) })
     .from(orderItems)
     .where(inArray(orderItems.orderId, orderIds))
-    .groupBy(orderItems.productId)
-    .orderBy(asc(orderItems.productId)); // one lock order everywhere: no deadlocks
-  for (const line of lines) {
+    .groupBy(orderItems.productId, orderItems.variantId)
+    .orderBy(asc(orderItems.productId), asc(orderItems.variantId)); // one lock order everywhere: no deadlocks
+  // Products first, then variants (the checkout locks products before it touches their variants).
+  for (const line of lines.filter((l) => l.variantId === null)) {
     await tx.update(products)
       .set({ countInStock: sql`${products.countInStock} + ${line.quantity}` })
       .where(eq(products.id, line.productId));
+  }
+  for (const line of lines.filter((l) => l.variantId !== null)) {
+    const [v] = await tx.update(productVariants)
+      .set({ countInStock: sql`${productVariants.countInStock} + ${line.quantity}` })
+      .where(eq(productVariants.id, line.variantId!))
+      .returning({ vid: productVariants.vid });
+    // The product's own stock mirrors the variant its listing opens on.
+    if (v) {
+      await tx.update(products).set({ countInStock: sql`${products.countInStock} + ${line.quantity}` })
+        .where(and(eq(products.id, line.productId), sql`(${products.cjData} ->> 'vid') = ${v.vid}`));
+    }
   }
 }
 

@@ -13,6 +13,6 @@ import { loadOrder } from './find-orders.ts';
 export async function reorder(db: Db, viewer: AuthUser, orderId: string): Promise<Cart> {
   const found = await loadOrder(db, orderId);
   if (!found || found.order.userId !== viewer.id) throw notFound(ORDER_MESSAGES.notFound);
-  const items = found.items.map((i) => ({ productId: i.productId, quantity: i.quantity }));
+  const items = found.items.map((i) => ({ productId: i.productId, quantity: i.quantity, variantId: i.variantId?.trim() ?? null }));
   return mergeCart(db, viewer.id, { items }, 'this order');
 }

@@ -3,8 +3,8 @@ import { CJ_MESSAGES } from '@shop/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import {
-  CJ_AUTH_CODES, CJ_CODES, cjCategoryDataSchema, cjCreatedOrderSchema, cjEnvelopeSchema, cjListDataSchema,
-  cjProductDataSchema, cjStockDataSchema, cjTokenDataSchema, type CjCreateOrderBody, type CjTokenData,
+  CJ_AUTH_CODES, CJ_CODES, cjCategoryDataSchema, cjCreatedOrderSchema, cjEnvelopeSchema, cjFreightDataSchema, cjListDataSchema,
+  cjOrderDetailSchema, cjProductDataSchema, cjStockDataSchema, cjTokenDataSchema, type CjCreateOrderBody, type CjFreightBody, type CjTokenData,
 } from './cj-types.ts';
 import type { ListProductsInput, SupplierCatalogue } from './supplier-catalogue.ts';
 import type { TokenStore } from './token-store.ts';
@@ -270,6 +270,14 @@ export function createCjClient(opts: CjClientOptions): CjClient {
     },
     async createOrder(body: CjCreateOrderBody) {
       return parse(cjCreatedOrderSchema, await call('POST', 'shopping/order/createOrderV2', undefined, body), 'shopping/order/createOrderV2');
+    },
+    async getOrderDetail(orderId: string) {
+      const data = await call('GET', 'shopping/order/getOrderDetail', { orderId });
+      if (data === null || data === undefined) throw new CjApiError(404, CJ_MESSAGES.orderNotFound, null, 'SUPPLIER_NOT_FOUND');
+      return parse(cjOrderDetailSchema, data, 'shopping/order/getOrderDetail');
+    },
+    async freightCalculate(body: CjFreightBody) {
+      return parse(cjFreightDataSchema, await call('POST', 'logistic/freightCalculate', undefined, body), 'logistic/freightCalculate');
     },
   };
 }

@@ -176,3 +176,33 @@ export function parseImageList(value: string | null | undefined): string[] {
   }
   return v.split(',').map((s) => s.trim()).filter(Boolean);
 }
+
+/**
+ * shopping/order/getOrderDetail (GET, query `orderId`: CJ's order id): the order's status
+ * (CREATED, IN_CART, UNPAID, UNSHIPPED, SHIPPED, DELIVERED, CANCELLED), and once shipped the
+ * tracking number and carrier (`trackNumber`, `logisticName`).
+ */
+export const cjOrderDetailSchema = z.looseObject({
+  orderId: z.union([z.string(), z.number()]).transform(String),
+  orderNum: z.string().nullish(),
+  cjOrderId: z.union([z.string(), z.number()]).nullish(),
+  orderStatus: text,
+  trackNumber: z.string().nullish().transform((v) => (v && v.trim() ? v.trim() : null)),
+  logisticName: z.string().nullish().transform((v) => (v && v.trim() ? v.trim() : null)),
+});
+export type CjOrderDetail = z.infer<typeof cjOrderDetailSchema>;
+
+/** logistic/freightCalculate request body. */
+export interface CjFreightBody {
+  startCountryCode: string;
+  endCountryCode: string;
+  products: Array<{ quantity: number; vid: string }>;
+}
+
+/** logistic/freightCalculate: one option per carrier, `logisticPrice` in USD. */
+export const cjFreightDataSchema = z.array(z.looseObject({
+  logisticName: text,
+  logisticAging: text,
+  logisticPrice: z.coerce.number(),
+})).nullish().transform((v) => v ?? []);
+export type CjFreightData = z.infer<typeof cjFreightDataSchema>;

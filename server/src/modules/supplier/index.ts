@@ -21,7 +21,14 @@ export async function assertSupplierSellable(db: Executor, productIds: string[])
  * The same refusal for product rows the caller has already read with their
  * `supplier_discontinued_at` (the checkout path, without a query of its own).
  */
-export function assertNoneDiscontinued(rows: Array<{ name: string; supplierDiscontinuedAt: Date | null }>): void {
+export function assertNoneDiscontinued(rows: Array<{ name: string; supplierDiscontinuedAt: Date | null; supplierBelowCostAt?: Date | null }>): void {
   const gone = rows.find((r) => r.supplierDiscontinuedAt !== null);
   if (gone) throw supplierDiscontinued(gone.name);
+  // The supplier's cost rose above our price: not sold at a loss until repriced or confirmed.
+  const loss = rows.find((r) => r.supplierBelowCostAt);
+  if (loss) throw badRequest(`'${loss.name}' is not available right now`, undefined, 'SUPPLIER_BELOW_COST');
 }
+
+export {
+  findVariants, presentSellableVariant, variantColumns, variantFinalPrice, type VariantRow,
+} from './product-variants.ts';

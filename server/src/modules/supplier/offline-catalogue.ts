@@ -9,7 +9,8 @@ import { productImageSvg, renderImage } from '../../db/seed/catalogue-images.ts'
 import type { CjCategoryData, CjListProduct, CjProductData, CjStockData } from './cj-types.ts';
 
 export const OFFLINE_IMAGE_PREFIX = '/api/cj/offline-images/v1/';
-const BRAND_LABEL = 'CJ Dropshipping';
+/** The label under the drawing: never the supplier's name (the images are the shop's, issue 23). */
+const IMAGE_LABEL = '';
 
 interface Base { noun: string; kind: ShapeKind; cost: number; options: 'color' | 'size' | 'shoe' | 'color-size' }
 interface CategoryDef {
@@ -335,5 +336,5 @@ export function offlineStock(vid: string): CjStockData {
 export async function renderOfflineImage(fileName: string): Promise<Buffer | null> {
   const image = offlineCatalogue().images.get(fileName);
   if (!image) return null;
-  return renderImage(productImageSvg({ name: image.name, brand: BRAND_LABEL, kind: image.kind }, image.palette, image.view));
+  return renderImage(productImageSvg({ name: image.name, brand: IMAGE_LABEL, kind: image.kind }, image.palette, image.view));
 }

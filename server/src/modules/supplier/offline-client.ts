@@ -8,7 +8,9 @@ import type { SupplierCatalogue } from './supplier-catalogue.ts';
  * the same paging rules (pageNum from 1, pageSize up to 200, an empty list past the last page) and
  * the same errors (an unknown pid is CJ's 1602001 "Product not found").
  */
-export function createOfflineCatalogue(): SupplierCatalogue {
+export function createOfflineCatalogue(opts: { shipDelaySeconds?: number; now?: () => number } = {}): SupplierCatalogue {
+  const shipDelaySeconds = opts.shipDelaySeconds ?? 600;
+  const now = opts.now ?? Date.now;
   return {
     source: 'offline',
     async listProducts({ pageNum, pageSize, keyword, categoryId }): Promise<CjListData> {
@@ -35,9 +37,27 @@ export function createOfflineCatalogue(): SupplierCatalogue {
     async getCategories() {
       return structuredClone(offlineCatalogue().categories);
     },
-    async createOrder() {
-      // Unreachable in practice: supplier orders are only sent when a CJ account is connected.
-      throw new CjApiError(503, 'No CJ account is connected (CJ_API_KEY is not set): the supplier order waits until one is.', null, 'SUPPLIER_OFFLINE');
+    // Forwarding and shipping are simulated so the demo shows the whole journey: an order is
+    // "created" at once (its id records when), and ships `shipDelaySeconds` later with a tracking
+    // number; CJ's answers have the same shapes. Stateless, so every instance answers alike.
+    async createOrder(body) {
+      const orderId = `OFFLINE-${now()}-${body.orderNumber}`;
+      return { orderId, orderNumber: body.orderNumber, orderStatus: 'CREATED', orderAmount: null };
+    },
+    async getOrderDetail(cjOrderId) {
+      const m = /^OFFLINE-(\d+)-([A-Za-z0-9]+)$/.exec(cjOrderId);
+      if (!m) throw new CjApiError(404, 'Supplier order not found', null, 'SUPPLIER_NOT_FOUND');
+      const shipped = now() >= Number(m[1]) + shipDelaySeconds * 1000;
+      return {
+        orderId: cjOrderId, orderNum: m[2]!, cjOrderId, orderStatus: shipped ? 'SHIPPED' : 'UNSHIPPED',
+        trackNumber: shipped ? `OFFTRK${m[2]!.slice(-10).toUpperCase()}` : null, logisticName: shipped ? 'CJPacket Ordinary' : null,
+      };
+    },
+    async freightCalculate(body) {
+      // A flat demo rate: $4.99 for the first unit, $1.50 for each further one.
+      const units = body.products.reduce((n, p) => n + p.quantity, 0);
+      if (!units) return [];
+      return [{ logisticName: 'CJPacket Ordinary', logisticAging: '7-12', logisticPrice: Math.round((4.99 + (units - 1) * 1.5) * 100) / 100 }];
     },
   };
 }

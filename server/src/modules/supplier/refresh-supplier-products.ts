@@ -2,14 +2,15 @@ import { CJ_MESSAGES, type CjSavedItem } from '@shop/contracts';
 import { and, asc, eq, isNull, lt, or, sql, sum } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { orderItems, orders, products } from '../../db/schema.ts';
+import { orderItems, orders, products, productVariants } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { CjApiError } from './cj-client.ts';
 import { CJ_CODES } from './cj-types.ts';
-import { findSavedRow, isSupplierProduct } from './saved-products.ts';
+import { findVariants, variantFinalPrice } from './product-variants.ts';
+import { findSavedRow, isSupplierProduct, presentSavedItems } from './saved-products.ts';
 import type { CachedCatalogue } from './supplier-catalogue.ts';
-import { presentSavedItem, presentVariant, savedColumns, type SavedRow, type StoredCjData } from './supplier.presenter.ts';
+import { presentVariant, savedColumns, type SavedRow, type StoredCjData } from './supplier.presenter.ts';
 
 export type RefreshOutcome = 'updated' | 'discontinued';
 
@@ -71,8 +72,23 @@ export async function refreshRow(db: Db, catalogue: CachedCatalogue, row: SavedR
     productNameEn: supplier.productNameEn || cj.productNameEn,
     variants: variants.map(({ variantSellPrice: _cost, ...v }) => v),
   };
+  // Each variant's cost follows the supplier. A cost that rose above what we sell the variant for
+  // flags the product: it is not sold at a loss until an administrator reprices or confirms it.
+  const saved = await findVariants(db, [row.id]);
+  let loss = false;
+  for (const sv of saved) {
+    const fresh = variants.find((v) => v.vid === sv.vid);
+    if (!fresh || fresh.variantSellPrice === sv.supplierCost) continue;
+    const rose = sv.supplierCost === null || fresh.variantSellPrice > sv.supplierCost;
+    if (sv.enabled && rose && variantFinalPrice(sv, row) < fresh.variantSellPrice) loss = true;
+    await db.update(productVariants).set({ supplierCost: fresh.variantSellPrice, updatedAt: sql`now()` }).where(eq(productVariants.id, sv.id));
+  }
+  // The listing's own variant has the stock just read from the supplier.
+  await db.update(productVariants).set({ countInStock: stock, updatedAt: sql`now()` })
+    .where(and(eq(productVariants.productId, row.id), eq(productVariants.vid, cj.vid)));
   await db.update(products).set({
     supplierCost: cost, countInStock: stock, cjData, supplierDiscontinuedAt: null, supplierSyncedAt: new Date(), updatedAt: sql`now()`,
+    ...(loss && !row.supplierBelowCostAt ? { supplierBelowCostAt: new Date() } : {}),
   }).where(eq(products.id, row.id));
   return 'updated';
 }
@@ -84,7 +100,7 @@ export async function refreshSavedProduct(db: Db, catalogue: CachedCatalogue, id
   const outcome = await refreshRow(db, catalogue, row);
   const fresh = await findSavedRow(db, eq(products.id, id));
   if (!fresh) throw notFound(CJ_MESSAGES.savedNotFound);
-  return { message: outcome === 'discontinued' ? CJ_MESSAGES.discontinued : CJ_MESSAGES.refreshed, product: presentSavedItem(fresh) };
+  return { message: outcome === 'discontinued' ? CJ_MESSAGES.discontinued : CJ_MESSAGES.refreshed, product: (await presentSavedItems(db, [fresh]))[0]! };
 }
 
 /**

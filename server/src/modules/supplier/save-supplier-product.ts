@@ -1,21 +1,26 @@
 import {
-  CJ_DEFAULT_STOCK, CJ_MESSAGES, PRODUCT_FORM_MESSAGES, productFormSchema, type CjSaveBody, type CjSavedItem,
+  applyPricingRule, belowCostMessage, CJ_DEFAULT_STOCK, CJ_MESSAGES, finalPrice, PRODUCT_FORM_MESSAGES, productFormSchema,
+  type CjSaveBody, type CjSavedItem,
 } from '@shop/contracts';
-import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { products } from '../../db/schema.ts';
+import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { products, productVariants } from '../../db/schema.ts';
 import { badRequest, conflict, type FieldErrors } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../products/index.ts';
 import { firstPrice } from './cj-types.ts';
 import { isValidPid } from './list-supplier-products.ts';
-import { findSavedRow, pidOf } from './saved-products.ts';
+import { getPricingRule } from './pricing-rule.ts';
+import { findVariants } from './product-variants.ts';
+import { findSavedRow, pidOf, presentSavedItems } from './saved-products.ts';
 import type { SupplierCatalogue } from './supplier-catalogue.ts';
 import {
-  htmlToText, lastCategoryLevel, presentSavedItem, presentVariant, productImages, savedColumns, slugFromName, type StoredCjData,
+  htmlToText, lastCategoryLevel, presentVariant, productImages, savedColumns, slugFromName, type StoredCjData,
 } from './supplier.presenter.ts';
 
-export const DEFAULT_SUPPLIER_BRAND = 'CJ Dropshipping';
+
+/** The brand of a product saved through the API without one (the editor asks for it). */
+export const UNBRANDED = 'Unbranded';
 
 /** Form inputs may send numbers as strings; '' is not a number. */
 function toNumber(value: number | string | null | undefined): number | undefined {
@@ -48,17 +53,20 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
   const variant = variants.find((v) => v.vid === vid);
   if (!variant) throw badRequest(CJ_MESSAGES.vidUnknown, { vid: CJ_MESSAGES.vidUnknown });
 
+  const rule = await getPricingRule(db);
   const images = productImages(supplier);
   const derivedSlug = !given(body.slug) && !existing;
   const isOnSale = body.isOnSale ?? existing?.isOnSale ?? false;
   const parsed = productFormSchema.safeParse({
     name: body.name ?? existing?.name ?? supplier.productNameEn,
     slug: body.slug ?? existing?.slug ?? slugFromName(supplier.productNameEn),
-    price: given(body.price) ? toNumber(body.price) : existing?.price ?? (Number.isFinite(sellPrice) ? sellPrice : undefined),
+    // A new product's price comes from the pricing rule applied to the variant's cost.
+    price: given(body.price) ? toNumber(body.price) : existing?.price ?? applyPricingRule(variant.variantSellPrice, rule),
     image: body.image ?? existing?.image ?? images[0] ?? '',
     images: body.images ?? existing?.images ?? images.slice(1),
     category: body.category ?? existing?.category ?? lastCategoryLevel(supplier.categoryName),
-    brand: body.brand ?? existing?.brand ?? DEFAULT_SUPPLIER_BRAND,
+    // The supplier's name is not the product's brand (issue 23): an API save without one says so.
+    brand: body.brand ?? existing?.brand ?? UNBRANDED,
     countInStock: given(body.countInStock) ? toNumber(body.countInStock) : existing?.countInStock ?? CJ_DEFAULT_STOCK,
     description: body.description ?? existing?.description ?? (htmlToText(supplier.description) || supplier.productNameEn),
     isTodaysDeal: body.isTodaysDeal ?? existing?.isTodaysDeal ?? false,
@@ -86,6 +94,39 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
   };
   const supplierCost = variant.variantSellPrice;
 
+  // Every supplier variant is kept, each with its own price, stock and switch: the variant the
+  // product page opens on follows the form; the others keep their saved values, or take the
+  // pricing rule's price. A price below the supplier's cost needs `confirmBelowCost`.
+  const savedVariants = existing ? await findVariants(db, [existing.id]) : [];
+  const savedByVid = new Map(savedVariants.map((v) => [v.vid, v]));
+  const askedByVid = new Map((body.variants ?? []).map((v) => [v.vid, v]));
+  const askedValues = variants.map((v, position) => {
+    const asked = askedByVid.get(v.vid);
+    const saved = savedByVid.get(v.vid);
+    const isMain = v.vid === vid;
+    const price = isMain ? form.price : given(asked?.price) ? toNumber(asked.price) : saved?.price ?? applyPricingRule(v.variantSellPrice, rule);
+    const stock = isMain ? form.countInStock : given(asked?.countInStock) ? toNumber(asked.countInStock) : saved?.countInStock ?? CJ_DEFAULT_STOCK;
+    const enabled = isMain ? true : asked?.enabled ?? saved?.enabled ?? true;
+    return { vid: v.vid, name: v.variantNameEn, variantKey: v.variantKey, image: v.variantImage, supplierCost: v.variantSellPrice, price, countInStock: stock, enabled, position };
+  });
+  for (const v of askedValues) {
+    if (v.price === undefined || !Number.isFinite(v.price) || v.price < 0 || v.price > 1_000_000) {
+      throw badRequest(`Price of variant ${v.name || v.vid} must be a number from 0 to 1000000`, { variants: 'Invalid price' }, 'VALIDATION_ERROR');
+    }
+    if (v.countInStock === undefined || !Number.isInteger(v.countInStock) || v.countInStock < 0 || v.countInStock > 1_000_000) {
+      throw badRequest(`Stock of variant ${v.name || v.vid} must be a whole number from 0 to 1000000`, { variants: 'Invalid stock' }, 'VALIDATION_ERROR');
+    }
+  }
+  const variantValues = askedValues.map((v) => ({ ...v, price: v.price!, countInStock: v.countInStock! }));
+  if (!body.confirmBelowCost) {
+    const discount = { isOnSale: form.isOnSale, saleDiscount: form.saleDiscount };
+    const loss = variantValues.find((v) => v.enabled && finalPrice({ price: v.price, ...discount }) < v.supplierCost);
+    if (loss) {
+      const message = belowCostMessage(finalPrice({ price: loss.price, ...discount }), loss.supplierCost);
+      throw badRequest(message, { price: message }, 'BELOW_SUPPLIER_COST');
+    }
+  }
+
   const slugTaken = async (slug: string) => {
     const [clash] = await db.select({ id: products.id }).from(products)
       .where(existing ? and(eq(products.slug, slug), ne(products.id, existing.id)) : eq(products.slug, slug)).limit(1);
@@ -100,7 +141,21 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
   }
 
   const values = {
-    ...form, slug, cjData, supplierCost, isDraft: false, supplierDiscontinuedAt: null, supplierSyncedAt: new Date(),
+    ...form, slug, cjData, supplierCost, isDraft: false, supplierDiscontinuedAt: null, supplierSyncedAt: new Date(), supplierBelowCostAt: null,
+  };
+  const writeVariants = async (tx: Executor, productId: string) => {
+    const vids = variantValues.map((v) => v.vid);
+    await tx.delete(productVariants).where(and(eq(productVariants.productId, productId), notInArray(productVariants.vid, vids.length ? vids : [''])));
+    for (const v of variantValues) {
+      await tx.insert(productVariants).values({ id: newId(), productId, ...v })
+        .onConflictDoUpdate({
+          target: [productVariants.productId, productVariants.vid],
+          set: {
+            name: v.name, variantKey: v.variantKey, image: v.image, supplierCost: v.supplierCost, price: v.price, countInStock: v.countInStock,
+            enabled: v.enabled, position: v.position, updatedAt: sql`now()`,
+          },
+        });
+    }
   };
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -108,10 +163,12 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
         const [current] = await tx.select({ id: products.id }).from(products).where(eq(pidOf, pid)).for('update');
         if (current) {
           const [row] = await tx.update(products).set({ ...values, updatedAt: sql`now()` }).where(eq(products.id, current.id)).returning(savedColumns);
-          return { product: presentSavedItem(row!), created: false };
+          await writeVariants(tx, row!.id);
+          return { product: (await presentSavedItems(tx, [row!]))[0]!, created: false };
         }
         const [row] = await tx.insert(products).values({ id: newId(), ...values }).returning(savedColumns);
-        return { product: presentSavedItem(row!), created: true };
+        await writeVariants(tx, row!.id);
+        return { product: (await presentSavedItems(tx, [row!]))[0]!, created: true };
       });
     } catch (err) {
       if (pgErrorCode(err) !== UNIQUE_VIOLATION) throw err;

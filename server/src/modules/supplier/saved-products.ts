@@ -5,7 +5,16 @@ import { products } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { getProductBySlug } from '../products/index.ts';
+import { findVariants, presentSavedVariant, presentSellableVariant, type VariantRow } from './product-variants.ts';
 import { presentPublicProduct, presentSavedItem, savedColumns, type SavedRow } from './supplier.presenter.ts';
+
+/** Saved items with their variants (costs, prices, stock, margins): one query for the page. */
+export async function presentSavedItems(db: Executor, rows: SavedRow[]): Promise<CjSavedItem[]> {
+  const variants = await findVariants(db, rows.map((r) => r.id));
+  const byProduct = new Map<string, VariantRow[]>();
+  for (const v of variants) byProduct.set(v.productId.trim(), [...(byProduct.get(v.productId.trim()) ?? []), v]);
+  return rows.map((r) => ({ ...presentSavedItem(r), productVariants: (byProduct.get(r.id.trim()) ?? []).map((v) => presentSavedVariant(v, r)) }));
+}
 
 /** The supplier pid of a product row, as SQL (indexed by products_cj_pid_key). */
 export const pidOf = sql`(${products.cjData} ->> 'pid')`;
@@ -27,7 +36,7 @@ export async function findSavedRow(db: Executor, where: SQL): Promise<SavedRow |
 export async function getSavedProduct(db: Executor, id: string): Promise<CjSavedItem> {
   const row = isId(id) ? await findSavedRow(db, eq(products.id, id)) : undefined;
   if (!row) throw notFound(CJ_MESSAGES.savedNotFound);
-  return presentSavedItem(row);
+  return (await presentSavedItems(db, [row]))[0]!;
 }
 
 /** Saved supplier products, newest first, with search text and supplier category filters. */
@@ -42,7 +51,7 @@ export async function listSavedProducts(db: Executor, q: CjListQuery): Promise<C
     .limit(q.limit).offset((q.page - 1) * q.limit);
   const n = Number(total?.n ?? 0);
   return {
-    data: { content: rows.map(presentSavedItem), pageNum: q.page, pageSize: q.limit, total: n, totalPages: Math.ceil(n / q.limit) },
+    data: { content: await presentSavedItems(db, rows), pageNum: q.page, pageSize: q.limit, total: n, totalPages: Math.ceil(n / q.limit) },
   };
 }
 
@@ -51,7 +60,8 @@ export async function getPublicSupplierProduct(db: Executor, slug: string): Prom
   const row = slug && slug.length <= 200 ? await findSavedRow(db, and(eq(products.slug, slug), eq(products.isDraft, false)) as SQL) : undefined;
   if (!row) throw notFound('Product Not Found');
   const product = await getProductBySlug(db, slug);
-  return presentPublicProduct(product, row);
+  const variants = await findVariants(db, [row.id], { enabledOnly: true });
+  return { ...presentPublicProduct(product, row), productVariants: variants.map((v) => presentSellableVariant(v, row)) };
 }
 
 /** Deletes a saved supplier product, by our id or by the supplier's pid. */

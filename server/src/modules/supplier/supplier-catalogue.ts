@@ -1,5 +1,7 @@
 import type { SupplierSource } from '@shop/contracts';
-import type { CjCategoryData, CjCreatedOrder, CjCreateOrderBody, CjListData, CjProductData, CjStockData } from './cj-types.ts';
+import type {
+  CjCategoryData, CjCreatedOrder, CjCreateOrderBody, CjFreightBody, CjFreightData, CjListData, CjOrderDetail, CjProductData, CjStockData,
+} from './cj-types.ts';
 
 export interface ListProductsInput {
   /** From 1. */
@@ -22,6 +24,10 @@ export interface SupplierCatalogue {
   getStock(vid: string): Promise<CjStockData>;
   getCategories(): Promise<CjCategoryData>;
   createOrder(body: CjCreateOrderBody): Promise<CjCreatedOrder>;
+  /** shopping/order/getOrderDetail: status, tracking number and carrier of a forwarded order. */
+  getOrderDetail(cjOrderId: string): Promise<CjOrderDetail>;
+  /** logistic/freightCalculate: shipping options for these variants to a country. */
+  freightCalculate(body: CjFreightBody): Promise<CjFreightData>;
 }
 
 export interface CachedCatalogue extends SupplierCatalogue {
@@ -68,6 +74,8 @@ export function withCache(inner: SupplierCatalogue, opts: { ttlMs: number; maxEn
     getStock: (vid) => inner.getStock(vid),
     getCategories: () => remember('categories', () => inner.getCategories()),
     createOrder: (body) => inner.createOrder(body),
+    getOrderDetail: (id) => inner.getOrderDetail(id),
+    freightCalculate: (body) => inner.freightCalculate(body),
     clear: () => entries.clear(),
   };
 }

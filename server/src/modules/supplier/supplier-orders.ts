@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, isNotNull, sql, type SQL, type SQLWrapper } 
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
-import { jobs, orderItems, orders, products, type JobStatus } from '../../db/schema.ts';
+import { jobs, orderItems, orders, products, productVariants, supplierShipments, type JobStatus } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import {
@@ -16,6 +16,7 @@ import type { CjCreateOrderBody } from './cj-types.ts';
 import { resolveCountry } from './country-codes.ts';
 import type { SupplierCatalogue } from './supplier-catalogue.ts';
 import type { StoredCjData } from './supplier.presenter.ts';
+import { presentShipment } from './shipment.presenter.ts';
 
 /** The job that creates the supplier order of a paid order (dedupe key: our order id). */
 export const SUPPLIER_ORDER_JOB = 'supplier.order';
@@ -41,14 +42,18 @@ export function holdsSupplierProducts(orderId: SQLWrapper | string): SQL<boolean
  * order id) is unique, so a replayed payment never queues a second one. Returns whether it queued.
  */
 export async function enqueueSupplierOrder(tx: Executor, orderId: string): Promise<boolean> {
-  const rows = await tx.select({ productId: orderItems.productId, name: orderItems.name, quantity: orderItems.quantity, cjData: products.cjData })
+  const rows = await tx.select({
+    productId: orderItems.productId, name: orderItems.name, quantity: orderItems.quantity, cjData: products.cjData, variantVid: productVariants.vid,
+  })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
+    .leftJoin(productVariants, eq(productVariants.id, orderItems.variantId))
     .where(and(eq(orderItems.orderId, orderId), isNotNull(products.cjData)))
     .orderBy(asc(orderItems.position), asc(orderItems.id));
   const lines = rows.flatMap((r) => {
     const cj = r.cjData as unknown as Partial<StoredCjData> | null;
-    const vid = cj?.vid ?? cj?.variants?.[0]?.vid;
+    // Each line's own variant; lines sold before variants existed: the product's variant.
+    const vid = r.variantVid ?? cj?.vid ?? cj?.variants?.[0]?.vid;
     return vid ? [{ productId: r.productId.trim(), name: r.name, vid, quantity: r.quantity }] : [];
   });
   if (!lines.length) return false;
@@ -126,7 +131,8 @@ export function presentSupplierOrder(job: JobRow, source: SupplierSource): Suppl
 export async function getSupplierOrder(db: Executor, orderId: string, source: SupplierSource): Promise<SupplierOrder> {
   const job = isId(orderId) ? await findJob(db, SUPPLIER_ORDER_JOB, orderId) : undefined;
   if (!job) throw notFound(CJ_MESSAGES.orderNotFound);
-  return presentSupplierOrder(job, source);
+  const [shipment] = await db.select().from(supplierShipments).where(eq(supplierShipments.orderId, orderId)).limit(1);
+  return { ...presentSupplierOrder(job, source), shipment: shipment ? presentShipment(shipment) : null };
 }
 
 /** Supplier orders, newest first (the admin list). */

@@ -6,6 +6,7 @@ import { createOfflineCatalogue } from './offline-client.ts';
 import { refreshStaleProducts } from './refresh-supplier-products.ts';
 import { withCache, type CachedCatalogue } from './supplier-catalogue.ts';
 import { sendSupplierOrderHandler, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+import { pollTracking, SUPPLIER_TRACKING_JOB } from './supplier-tracking.ts';
 import { createDbTokenStore } from './token-store.ts';
 
 /** How long supplier list pages, details and categories are cached per instance. */
@@ -18,7 +19,7 @@ export const SUPPLIER_REFRESH_JOB = 'supplier.refresh';
 /** The supplier catalogue of this instance: CJ when CJ_API_KEY is set, else the bundled offline one. */
 export function createSupplierCatalogue(ctx: AppContext, log: FastifyBaseLogger): CachedCatalogue {
   const { config, db } = ctx;
-  if (!config.cj.apiKey) return withCache(createOfflineCatalogue(), { ttlMs: SUPPLIER_CACHE_TTL_MS });
+  if (!config.cj.apiKey) return withCache(createOfflineCatalogue({ shipDelaySeconds: config.cj.offlineShipDelaySeconds }), { ttlMs: SUPPLIER_CACHE_TTL_MS });
   const client = createCjClient({
     apiKey: config.cj.apiKey,
     apiBase: config.cj.apiBase,
@@ -34,8 +35,13 @@ export function createSupplierCatalogue(ctx: AppContext, log: FastifyBaseLogger)
  * they wait as pending) and the periodic refresh of cost, stock and availability.
  */
 export function registerSupplierJobs(ctx: AppContext, catalogue: CachedCatalogue, log: FastifyBaseLogger): void {
-  if (catalogue.source === 'cj') {
-    ctx.jobs.register(SUPPLIER_ORDER_JOB, sendSupplierOrderHandler({ db: ctx.db, catalogue, config: ctx.config }));
+  // Offline, the bundled catalogue simulates forwarding and shipping (see offline-client.ts).
+  ctx.jobs.register(SUPPLIER_ORDER_JOB, sendSupplierOrderHandler({ db: ctx.db, catalogue, config: ctx.config }));
+  const pollSeconds = ctx.config.cj.trackingPollSeconds;
+  if (pollSeconds > 0) {
+    const deps = { db: ctx.db, catalogue, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log };
+    ctx.jobs.register(SUPPLIER_TRACKING_JOB, async () => pollTracking(deps));
+    ctx.jobs.schedule(SUPPLIER_TRACKING_JOB, pollSeconds * 1000);
   }
   const hours = ctx.config.cj.refreshHours;
   if (hours <= 0) return;

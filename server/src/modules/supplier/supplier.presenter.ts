@@ -26,11 +26,13 @@ export const savedColumns = {
   supplierCost: products.supplierCost,
   supplierDiscontinuedAt: products.supplierDiscontinuedAt,
   supplierSyncedAt: products.supplierSyncedAt,
+  supplierBelowCostAt: products.supplierBelowCostAt,
 };
 export type SavedRow = ProductRow & {
   supplierCost: number | null;
   supplierDiscontinuedAt: Date | null;
   supplierSyncedAt: Date | null;
+  supplierBelowCostAt: Date | null;
 };
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
@@ -141,6 +143,7 @@ export function presentSavedItem(row: SavedRow): CjSavedItem {
     marginPercent: margin === null || sell <= 0 ? null : Math.round((margin / sell) * 1000) / 10,
     supplierDiscontinuedAt: row.supplierDiscontinuedAt?.toISOString() ?? null,
     supplierSyncedAt: row.supplierSyncedAt?.toISOString() ?? null,
+    supplierBelowCostAt: row.supplierBelowCostAt?.toISOString() ?? null,
   };
 }
 

@@ -1,7 +1,11 @@
 import { CJ_MESSAGES, SUPPLIER_SOURCE_NOTICES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireUser } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
+import { createFreightQuoter } from './freight.ts';
+import { getPricingRule, savePricingRule } from './pricing-rule.ts';
+import { refreshTrackingNow } from './supplier-tracking.ts';
 import { notifyCatalogueChanged } from '../products/index.ts';
 import { createSupplierCatalogue, registerSupplierJobs } from './supplier-setup.ts';
 import { getSupplierProduct, listSupplierCategories, listSupplierProducts } from './list-supplier-products.ts';
@@ -59,6 +63,19 @@ export const supplierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/cj/orders/:orderId', { config: admin, schema: s.getOrderSchema }, async (request) =>
     getSupplierOrder(db, request.params.orderId, source));
+
+  app.get('/cj/pricing', { config: admin, schema: s.getPricingSchema }, async () => ({ pricing: await getPricingRule(db) }));
+
+  app.put('/cj/pricing', { config: admin, schema: s.putPricingSchema }, async (request) =>
+    ({ pricing: await savePricingRule(db, request.body) }));
+
+  const tracking = { db, catalogue, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log };
+  app.post('/cj/orders/:orderId/tracking/refresh', { config: admin, schema: s.refreshTrackingSchema }, async (request) =>
+    refreshTrackingNow(tracking, request.params.orderId, source));
+
+  const freight = createFreightQuoter(catalogue, { fromCountryCode: app.ctx.config.cj.fromCountryCode, logisticName: app.ctx.config.cj.logisticName });
+  app.post('/orders/shipping-quote', { config: { access: 'user' }, schema: s.shippingQuoteRouteSchema }, async (request) =>
+    freight.quote(db, requireUser(request).id, request.body.country));
 
   app.post('/cj/orders/:orderId/retry', { config: admin, schema: s.retryOrderSchema }, async (request) =>
     ({ message: CJ_MESSAGES.orderRetried, supplierOrder: await retrySupplierOrder(db, request.params.orderId, source) }));

@@ -2,7 +2,8 @@ import {
   cjCategoriesResponseSchema, cjListQuerySchema, cjProductListResponseSchema, cjProductResponseSchema, cjPublicProductSchema,
   cjRefreshResponseSchema, cjSaveBodySchema, cjSavedItemSchema, cjSavedListResponseSchema, cjSaveResponseSchema,
   errorResponseSchema, messageResponseSchema, supplierOrderActionResponseSchema, supplierOrderListQuerySchema,
-  supplierOrderListResponseSchema, supplierOrderSchema, supplierStatusSchema,
+  supplierOrderListResponseSchema, supplierOrderSchema, supplierStatusSchema, pricingRuleSchema, pricingRuleResponseSchema,
+  shippingQuoteBodySchema, shippingQuoteSchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -76,4 +77,24 @@ export const retryOrderSchema = {
   tags, summary: 'Back office: send a failed supplier order again',
   params: orderParams,
   response: { 200: supplierOrderActionResponseSchema, 409: errorResponseSchema, ...errors },
+};
+
+export const getPricingSchema = {
+  tags, summary: 'Back office: the pricing rule for newly imported supplier products (markup %, fixed amount, rounding)',
+  response: { 200: pricingRuleResponseSchema, ...errors },
+};
+export const putPricingSchema = {
+  tags, summary: 'Back office: save the pricing rule (applies to products and variants imported from now on)',
+  body: pricingRuleSchema,
+  response: { 200: pricingRuleResponseSchema, ...errors },
+};
+export const refreshTrackingSchema = {
+  tags, summary: 'Back office: ask the supplier now for the status and tracking number of one forwarded order',
+  params: orderParams,
+  response: { 200: supplierOrderSchema, 409: errorResponseSchema, ...errors },
+};
+export const shippingQuoteRouteSchema = {
+  tags: ['orders'], summary: 'Shipping price of your cart to a country (supplier lines: the supplier\'s freight calculation)',
+  body: shippingQuoteBodySchema,
+  response: { 200: shippingQuoteSchema, ...errors },
 };

@@ -1,5 +1,5 @@
 import {
-  CJ_MESSAGES, supplierNotSoldMessage, type Cart, type CjProductListResponse, type CjProductResponse, type CjPublicProduct,
+  applyPricingRule, CJ_MESSAGES, supplierNotSoldMessage, type Cart, type CjProductListResponse, type CjProductResponse, type CjPublicProduct,
   type CjSavedItem, type CjSavedListResponse, type CjSaveResponse, type Order, type OrderActionResponse, type Product,
   type ProductSearchResponse, type SupplierOrder, type SupplierOrderListResponse,
 } from '@shop/contracts';
@@ -11,6 +11,8 @@ import { addToCart, call, createProduct, placeOrderFor, sampleAddress, stockOf }
 import { startCjMock, type CjMock } from '../../test/cj-mock.ts';
 import { createAdmin, createTestApp, createUser, testConfig, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
 import { SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+import { DEFAULT_PRICING_RULE } from './pricing-rule.ts';
+import { UNBRANDED } from './save-supplier-product.ts';
 
 const UNAUTHORIZED = { message: 'Not authorized, please sign in', code: 'UNAUTHORIZED' };
 const FORBIDDEN = { message: 'Admin access required', code: 'FORBIDDEN' };
@@ -144,7 +146,8 @@ describe(`supplier catalogue with a CJ account (local CJ server), on ${TEST_DB}`
     const expectedSlug = src.productNameEn.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     expect(p).toMatchObject({
       isSaved: true, pid, vid: src.variants[0]!.vid, name: src.productNameEn, nameEn: src.productNameEn, slug: expectedSlug,
-      countInStock: 100, price: Number(/\d+(\.\d+)?/.exec(src.sellPrice)![0]), brand: 'CJ Dropshipping',
+      // The price comes from the pricing rule (default: cost + 50 %, ending in .99); no brand is made up.
+      countInStock: 100, price: applyPricingRule(Number(src.variants[0]!.variantSellPrice), DEFAULT_PRICING_RULE), brand: UNBRANDED,
       category: src.categoryName.split(' > ').at(-1), image: src.bigImage, images: src.productImageSet.slice(1),
       supplierCost: Number(src.variants[0]!.variantSellPrice), supplierDiscontinuedAt: null,
     });
@@ -483,7 +486,7 @@ describe(`offline supplier catalogue (no CJ_API_KEY), on ${TEST_DB}`, () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/cj/offline-images/v1/p99999-0.webp' })).statusCode).toBe(404);
   });
 
-  it('saves and sells offline products; their supplier orders wait as pending and are listed', async () => {
+  it('saves and sells offline products; their supplier orders are simulated (sent at once) and listed', async () => {
     const list = await call<CjProductListResponse>(t, admin, 'GET', '/api/cj/products?page=3');
     const pid = list.body.data.content[2]!.pid;
     const saved = await call<CjSaveResponse>(t, admin, 'POST', '/api/cj/products/save', { pid, countInStock: 5 });
@@ -497,7 +500,9 @@ describe(`offline supplier catalogue (no CJ_API_KEY), on ${TEST_DB}`, () => {
     await payDemo(t, buyer, order._id);
     expect(await t.app.ctx.jobs.runDue()).toBeGreaterThanOrEqual(0);
     const so = await call<SupplierOrder>(t, admin, 'GET', `/api/cj/orders/${order._id}`);
-    expect(so.body).toMatchObject({ status: 'pending', source: 'offline', attempts: 0, cjOrderId: null });
+    // Offline, forwarding is simulated (issue 20): the order is "sent" with an offline CJ order id.
+    expect(so.body).toMatchObject({ status: 'sent', source: 'offline', attempts: 1 });
+    expect(so.body.cjOrderId).toMatch(new RegExp(`^OFFLINE-\\d+-${order._id}$`));
     const orders = await call<SupplierOrderListResponse>(t, admin, 'GET', '/api/cj/orders');
     expect(orders.body).toMatchObject({ source: 'offline' });
     expect(orders.body.data.content.map((o) => o.orderId)).toEqual([order._id]);

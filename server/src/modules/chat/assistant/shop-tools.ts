@@ -63,6 +63,11 @@ export interface ShopTools {
 
 function orderStatus(o: Order): string {
   if (o.isDelivered) return `delivered on ${o.deliveredAt?.slice(0, 10)}`;
+  // A supplier parcel on its way: the carrier's tracking number (issue 20).
+  const s = o.shipment;
+  if (s?.trackingNumber) {
+    return `shipped${s.shippedAt ? ` on ${s.shippedAt.slice(0, 10)}` : ''}${s.carrier ? ` with ${s.carrier}` : ''}, tracking number ${s.trackingNumber} (supplier status: ${s.status.toLowerCase()})`;
+  }
   if (o.isPaid) return `paid on ${o.paidAt?.slice(0, 10)} and being prepared for delivery`;
   if (o.isExpired) return 'expired without payment';
   return 'waiting for payment';

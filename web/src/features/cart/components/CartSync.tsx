@@ -36,7 +36,7 @@ export function CartSync() {
   useEffect(() => {
     if (!pendingMerge || mergingRef.current === pendingMerge) return;
     mergingRef.current = pendingMerge;
-    const items = pendingMerge.map((x) => ({ productId: x._id, quantity: x.quantity }));
+    const items = pendingMerge.map((x) => ({ productId: x._id, quantity: x.quantity, ...(x.variantId ? { variantId: x.variantId } : {}) }));
     mergeCart(items)
       .then((merged) => applyServerCart(queryClient, dispatch, merged))
       .catch(() => toast.error('Could not add item to cart'))

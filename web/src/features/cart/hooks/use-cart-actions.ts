@@ -29,7 +29,7 @@ export function useCartActions() {
         dispatch({ type: 'CART_ADD_ITEM', payload: { ...item, quantity } });
         if (!isSignedIn) return;
         try {
-          applyServerCart(queryClient, dispatch, await saveServerCartItem(queryClient, item._id, quantity, true));
+          applyServerCart(queryClient, dispatch, await saveServerCartItem(queryClient, item._id, quantity, true, item.variantId ?? null));
         } catch (error) {
           toast.error(cartErrorText(error, 'Failed to update item quantity'));
           refetchServerCart(queryClient, dispatch);
@@ -47,10 +47,10 @@ export function useCartActions() {
         toast.error(UNIDENTIFIED);
         return;
       }
-      dispatch({ type: 'CART_REMOVE_ITEM', payload: { _id: item._id } });
+      dispatch({ type: 'CART_REMOVE_ITEM', payload: { _id: item._id, variantId: item.variantId ?? null } });
       if (isSignedIn) {
         try {
-          applyServerCart(queryClient, dispatch, await removeCartItem(item._id));
+          applyServerCart(queryClient, dispatch, await removeCartItem(item._id, item.variantId ?? null));
         } catch {
           toast.error('Could not remove item from cart');
           refetchServerCart(queryClient, dispatch);

@@ -35,10 +35,12 @@ export function refetchServerCart(queryClient: QueryClient, dispatch: (action: S
 }
 
 /** Sync rule of the spec: update the line when the product is already in the server cart, otherwise add it. */
-export function saveServerCartItem(queryClient: QueryClient, productId: string, quantity: number, isInLocalCart: boolean): Promise<ServerCart> {
+export function saveServerCartItem(
+  queryClient: QueryClient, productId: string, quantity: number, isInLocalCart: boolean, variantId: string | null = null,
+): Promise<ServerCart> {
   const cached = queryClient.getQueryData<ServerCart>(cartQueryKey);
-  const isInCart = cached ? cached.cartItems.some((x) => x._id === productId) : isInLocalCart;
-  return isInCart ? updateCartItem(productId, quantity) : addCartItem(productId, quantity);
+  const isInCart = cached ? cached.cartItems.some((x) => x._id === productId && (x.variantId ?? null) === variantId) : isInLocalCart;
+  return isInCart ? updateCartItem(productId, quantity, variantId) : addCartItem(productId, quantity, variantId);
 }
 
 /** A client error from the server (e.g. 'Sorry. Product is out of stock') is shown as is; anything else gets the fallback text. */

@@ -5,7 +5,7 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths';
-import { useStore, type CartItem } from '../../../app/store';
+import { cartLineKey, useStore, type CartItem } from '../../../app/store';
 import { ListSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
@@ -18,6 +18,9 @@ import { summarizeCart } from '../lib/summarize-cart';
 function productLink(item: CartItem) {
   return item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug);
 }
+
+/** A line's name for screen readers: two variants of one product are two lines. */
+const lineLabel = (item: CartItem) => (item.variantName ? `${item.name} (${item.variantName})` : item.name);
 
 export default function CartPage() {
   const { state } = useStore();
@@ -46,27 +49,28 @@ export default function CartPage() {
           ) : (
             <ListGroup as="ul" aria-label="Cart items">
               {cartItems.map((item) => (
-                <ListGroup.Item as="li" key={item._id} data-testid="cart-item">
+                <ListGroup.Item as="li" key={cartLineKey(item)} data-testid="cart-item">
                   <Row className="align-items-center g-2">
                     <Col xs={12} md={5} className="d-flex align-items-center gap-2">
                       <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 80 }} />
                       <Link to={productLink(item)} className="shop-break">{item.name}</Link>
+                      {item.variantName && <span className="d-block small">Variant: {item.variantName}</span>}
                     </Col>
                     <Col xs={6} md={3} className="d-flex align-items-center gap-2">
                       <Button
                         variant="light"
-                        aria-label={`Decrease quantity of ${item.name}`}
+                        aria-label={`Decrease quantity of ${lineLabel(item)}`}
                         disabled={item.quantity <= 1}
                         onClick={() => void updateQuantity(item, item.quantity - 1)}
                       >
                         <span aria-hidden="true">−</span>
                       </Button>
-                      <span aria-label={`Quantity of ${item.name}`} aria-live="polite" className="px-1">
+                      <span aria-label={`Quantity of ${lineLabel(item)}`} aria-live="polite" className="px-1">
                         {item.quantity}
                       </span>
                       <Button
                         variant="light"
-                        aria-label={`Increase quantity of ${item.name}`}
+                        aria-label={`Increase quantity of ${lineLabel(item)}`}
                         disabled={item.quantity >= item.countInStock}
                         onClick={() => void updateQuantity(item, item.quantity + 1)}
                       >
@@ -74,7 +78,7 @@ export default function CartPage() {
                       </Button>
                     </Col>
                     <Col xs={3} md={2} className="text-nowrap">
-                      <span className="fw-semibold d-block" data-testid="line-total" aria-label={`Line total of ${item.name}`}>
+                      <span className="fw-semibold d-block" data-testid="line-total" aria-label={`Line total of ${lineLabel(item)}`}>
                         {formatMoney(roundMoney(item.price * item.quantity))}
                       </span>
                       <span className="small text-body-secondary">
@@ -82,7 +86,7 @@ export default function CartPage() {
                       </span>
                     </Col>
                     <Col xs={3} md={2} className="text-end">
-                      <Button variant="outline-danger" size="sm" aria-label={`Remove ${item.name}`} onClick={() => void removeItem(item)}>
+                      <Button variant="outline-danger" size="sm" aria-label={`Remove ${lineLabel(item)}`} onClick={() => void removeItem(item)}>
                         Remove
                       </Button>
                     </Col>

@@ -5,6 +5,7 @@ import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } 
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatMoney, roundMoney } from '../../../lib/format';
 import { showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useSaveCjProduct } from '../api/save-cj-product';
 import type { CjFormSource } from '../lib/form-source';
 
@@ -17,6 +18,7 @@ import type { CjFormSource } from '../lib/form-source';
 export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSaved: () => void }) {
   const uid = useId();
   const save = useSaveCjProduct();
+  const [belowCost, setBelowCost] = useState<{ message: string; values: ProductFormOutput } | null>(null);
   const [vid, setVid] = useState(source.vid);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSaved, setIsSaved] = useState(false);
@@ -36,15 +38,22 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
   const sellPrice = Number.isFinite(price) ? roundMoney(price * (isOnSale && saleDiscount > 0 ? (100 - saleDiscount) / 100 : 1)) : null;
   const margin = cost !== null && sellPrice !== null ? roundMoney(sellPrice - cost) : null;
 
-  const submit = async (values: ProductFormOutput) => {
+  const submit = async (values: ProductFormOutput, confirmBelowCost = false) => {
     setFormError(null);
     if (!source.pid) return setFormError(CJ_MESSAGES.pidMissing);
     if (!vid) return setFormError(CJ_MESSAGES.vidMissing);
     try {
-      await save.mutateAsync({ pid: source.pid, isSaved: true, vid, ...values });
+      await save.mutateAsync({ pid: source.pid, isSaved: true, vid, ...values, ...(confirmBelowCost ? { confirmBelowCost: true } : {}) });
+      setBelowCost(null);
       setIsSaved(true);
       onSaved();
     } catch (err) {
+      // Selling below the supplier's cost is allowed, but only when the administrator says so.
+      if (err instanceof ApiError && err.code === 'BELOW_SUPPLIER_COST' && !confirmBelowCost) {
+        setBelowCost({ message: err.message, values });
+        return;
+      }
+      setBelowCost(null);
       if (showServerFieldErrors(err, setError)) return;
       setFormError(err instanceof ApiError && err.status < 500 ? err.message : `Failed to save the product: ${getErrorMessage(err)}`);
     }
@@ -53,7 +62,18 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
   const otherImages = source.supplierImages.filter((src) => src !== image && !images.includes(src));
 
   return (
-    <form onSubmit={handleSubmit(submit)} noValidate aria-label="Supplier product">
+    <form onSubmit={handleSubmit((values) => submit(values))} noValidate aria-label="Supplier product">
+      <ConfirmDialog
+        show={belowCost !== null}
+        title="Sell below the supplier's cost?"
+        confirmLabel="Save anyway"
+        variant="danger"
+        isPending={save.isPending}
+        onConfirm={() => belowCost && void submit(belowCost.values, true)}
+        onCancel={() => setBelowCost(null)}
+      >
+        {belowCost?.message}. Every sale would lose money.
+      </ConfirmDialog>
       {formError && (
         <div className="alert alert-danger" role="alert">
           {formError}

@@ -19,7 +19,8 @@ export interface CjFormSource {
   isDiscontinued: boolean;
 }
 
-export const DEFAULT_BRAND = 'CJ Dropshipping';
+/** The brand starts empty: the supplier's name is not the product's brand (issue 23); the form asks for one. */
+export const DEFAULT_BRAND = '';
 
 /** A 24-character identifier marks an already-saved product (SPEC section 4). */
 export const isSavedProductId = (id: string) => SAVED_PRODUCT_ID_PATTERN.test(id);

@@ -44,6 +44,9 @@ describe('Edit CJ Product', () => {
     await userEvent.clear(screen.getByLabelText('Price'));
     await userEvent.type(screen.getByLabelText('Price'), '15');
     expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $6.00 · Margin $9.00 (60%)');
+    // No brand is pre-filled (issue 23): the administrator types one.
+    expect(screen.getByLabelText('Brand')).toHaveValue('');
+    await userEvent.type(screen.getByLabelText('Brand'), 'Acme');
     await userEvent.click(screen.getByRole('button', { name: 'Remove image /img/mug-1.webp' }));
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -51,7 +54,7 @@ describe('Edit CJ Product', () => {
     expect(await screen.findByText('Product saved successfully!')).toBeInTheDocument();
     expect(api.callsTo('POST cj/products/save')[0]!.body).toEqual({
       pid: product.pid, isSaved: true, vid: 'VID-RED', name: 'Insulated Travel Mug', slug: 'insulated-travel-mug', price: 15,
-      image: '/img/mug-0.webp', images: ['/img/mug-2.webp'], category: 'Drinkware', brand: 'CJ Dropshipping', countInStock: 100,
+      image: '/img/mug-0.webp', images: ['/img/mug-2.webp'], category: 'Drinkware', brand: 'Acme', countInStock: 100,
       description: 'Keeps drinks hot.', isTodaysDeal: false, isGift: false, isOnSale: false, saleDiscount: 0,
     });
     expect(screen.getByTestId('location')).toHaveTextContent(`/admin/cj-product-edit/${product.pid}`);
@@ -94,6 +97,7 @@ describe('Edit CJ Product', () => {
     const bare = makeSupplierProduct({ variants: [] });
     const api = mockApi({ [`GET cj/products/${bare.pid}`]: () => ({ body: bare }) });
     renderEdit(bare.pid);
+    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
     await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Product variant ID is missing');
     expect(api.callsTo('POST cj/products/save')).toHaveLength(0);
@@ -105,9 +109,31 @@ describe('Edit CJ Product', () => {
       'POST cj/products/save': () => ({ status: 409, body: { message: 'Slug is already in use', code: 'CONFLICT', fieldErrors: { slug: 'Slug is already in use' } } }),
     });
     renderEdit(product.pid);
+    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
     await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
     expect(await screen.findByText('Slug is already in use')).toBeInTheDocument();
     expect(screen.getByLabelText('Slug')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('asks before saving a price below the supplier cost, and sends the confirmation', async () => {
+    let calls = 0;
+    const api = mockApi({
+      [`GET cj/products/${product.pid}`]: () => ({ body: product }),
+      'POST cj/products/save': () => (calls++ === 0
+        ? { status: 400, body: { message: 'Price $0.01 is below the supplier cost $4.50', code: 'BELOW_SUPPLIER_COST' } }
+        : { status: 200, body: { message: 'Product saved successfully!', product: makeSavedItem(), created: false } }),
+    });
+    renderEdit(product.pid);
+    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    await userEvent.click(save());
+    const dialog = await screen.findByRole('dialog', { name: "Sell below the supplier's cost?" });
+    expect(dialog).toHaveTextContent('Price $0.01 is below the supplier cost $4.50');
+    await userEvent.click(screen.getByRole('button', { name: 'Save anyway' }));
+    expect(await screen.findByText('Product saved successfully!')).toBeInTheDocument();
+    const sent = api.callsTo('POST cj/products/save');
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.body).not.toHaveProperty('confirmBelowCost');
+    expect(sent[1]!.body).toMatchObject({ confirmBelowCost: true });
   });
 
   it('shows a missing supplier product as an error', async () => {

@@ -1,5 +1,6 @@
 import type { CjPublicProduct } from '@shop/contracts';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeProduct, mockApi, renderPage } from '../../../test/catalogue-utils';
 import CjProductPage from './CjProductPage';
@@ -27,17 +28,26 @@ beforeEach(() => {
 });
 
 describe('CjProductPage (public)', () => {
-  it('shows the product like the product page, with its variants and Add to Cart', async () => {
-    mockApi({ 'GET cj/products/saved/slug/insulated-travel-mug': () => ({ body: makePublic() }) });
+  it('shows the product like the product page; a variant must be chosen, and price, stock and image follow it', async () => {
+    const variant = (id: string, key: string, price: number, stock: number) => ({
+      _id: id, vid: `V-${key}`, name: `Insulated Travel Mug ${key}`, variantKey: key, image: `/img/${key}.webp`,
+      price, finalPrice: price, countInStock: stock, enabled: true,
+    });
+    const productVariants = [variant('a'.repeat(24), 'Black', 19.99, 4), variant('b'.repeat(24), 'Red', 24.99, 9)];
+    mockApi({ 'GET cj/products/saved/slug/insulated-travel-mug': () => ({ body: makePublic({ productVariants }) }) });
+    const user = userEvent.setup();
     renderProduct();
     expect(await screen.findByRole('heading', { level: 1, name: 'Insulated Travel Mug' })).toBeInTheDocument();
-    const variants = screen.getByRole('region', { name: 'Variants:' });
-    expect(within(variants).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Black', 'Red']);
-    expect(within(variants).getAllByRole('listitem')[1]).toHaveAttribute('aria-current', 'true');
-    expect(screen.getByText('This listing sells: Red')).toBeInTheDocument();
+    const group = screen.getByRole('radiogroup', { name: 'Choose a variant' });
+    const radios = within(group).getAllByRole('radio');
+    expect(radios.map((r) => r.getAttribute('aria-label'))).toEqual(['Black, $19.99', 'Red, $24.99']);
     const panel = screen.getByRole('region', { name: 'Price and availability' });
-    expect(within(panel).getByText('In Stock')).toBeInTheDocument();
-    expect(within(panel).getByRole('button', { name: 'Add to Cart' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+    await user.click(radios[1]!);
+    expect(radios[1]).toBeChecked();
+    expect(within(panel).getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
+    expect(within(panel).getByText('$24.99')).toBeInTheDocument();
+    expect(screen.getByText('Chosen: Red (9 in stock)')).toBeInTheDocument();
     expect(screen.getByText('There is no review')).toBeInTheDocument();
   });
 

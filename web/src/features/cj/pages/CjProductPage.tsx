@@ -1,10 +1,13 @@
+import type { CjPublicProduct } from '@shop/contracts';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageLoading } from '../../../components/PageLoading';
 import { useDocumentTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
 import { ProductBuyBox } from '../../products/components/ProductBuyBox';
 import { ProductGallery } from '../../products/components/ProductGallery';
 import { ProductReviewsSection } from '../../products/components/ProductReviewsSection';
@@ -24,54 +27,75 @@ export default function CjProductPage() {
     return <MessageBox variant="danger">{error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}</MessageBox>;
   }
 
-  const sold = product.variants.find((v) => v.vid === product.vid);
+  return <CjProductView product={product} onReviewed={() => void queryClient.invalidateQueries({ queryKey: cjKeys.publicBySlug(slug) })} />;
+}
+
+/**
+ * The product with its variants: a radio group (arrow keys move between the swatches, Space
+ * chooses); price, stock and image follow the choice, and Add to Cart waits for a choice when
+ * there is more than one variant on sale.
+ */
+function CjProductView({ product, onReviewed }: { product: CjPublicProduct; onReviewed: () => void }) {
+  const variants = product.productVariants ?? [];
+  const [chosenId, setChosenId] = useState<string | null>(variants.length === 1 ? variants[0]!._id : null);
+  const chosen = variants.find((v) => v._id === chosenId) ?? null;
+  const needsChoice = variants.length > 1 && !chosen;
+  const stock = chosen ? chosen.countInStock : product.countInStock;
+  const image = chosen?.image || product.image;
 
   return (
     <article>
       <div className="row g-4">
         <div className="col-md-6">
-          <ProductGallery key={product._id} name={product.name} image={product.image} images={product.images} />
+          <ProductGallery key={`${product._id}:${image}`} name={product.name} image={image} images={product.images} />
         </div>
         <div className="col-md-6 col-lg-3">
           <ProductSummary product={product}>
-            {product.variants.length > 0 && (
-              <section className="mb-3" aria-labelledby="variants-heading">
-                <h2 id="variants-heading" className="h6 mb-1">
-                  Variants:
-                </h2>
-                <ul className="list-unstyled d-flex flex-wrap gap-2 mb-1">
-                  {product.variants.map((v) => (
-                    <li
-                      key={v.vid}
-                      className={`border rounded p-1 text-center small ${v.vid === product.vid ? 'border-primary border-2' : ''}`}
-                      style={{ width: '5.5rem' }}
-                      aria-current={v.vid === product.vid ? 'true' : undefined}
+            {variants.length > 0 && (
+              <fieldset className="mb-3">
+                <legend className="h6 mb-1">Variants:</legend>
+                <div className="d-flex flex-wrap gap-2 mb-1" role="radiogroup" aria-label="Choose a variant">
+                  {variants.map((v) => (
+                    <label
+                      key={v._id}
+                      className={`border rounded p-1 text-center small ${v._id === chosenId ? 'border-primary border-2' : ''}`}
+                      style={{ width: '5.5rem', cursor: 'pointer' }}
                     >
-                      {v.variantImage && <img src={v.variantImage} alt={`${product.name} ${v.variantKey}`} width={72} height={72} className="img-fluid rounded" loading="lazy" />}
-                      <div className="text-truncate" title={v.variantNameEn}>
-                        {v.variantKey || v.variantNameEn}
-                      </div>
-                    </li>
+                      <input
+                        type="radio"
+                        className="visually-hidden-focusable form-check-input"
+                        name="variant"
+                        value={v._id}
+                        checked={v._id === chosenId}
+                        onChange={() => setChosenId(v._id)}
+                        aria-label={`${v.variantKey || v.name}, ${formatMoney(v.finalPrice)}${v.countInStock > 0 ? '' : ', out of stock'}`}
+                      />
+                      {v.image && <img src={v.image} alt="" width={72} height={72} className="img-fluid rounded" loading="lazy" />}
+                      <span className="d-block text-truncate" title={v.name}>
+                        {v.variantKey || v.name}
+                      </span>
+                      <span className="d-block">{formatMoney(v.finalPrice)}</span>
+                    </label>
                   ))}
-                </ul>
-                {sold && <p className="small text-body-secondary mb-0">This listing sells: {sold.variantKey || sold.variantNameEn}</p>}
-              </section>
+                </div>
+                <p className="small text-body-secondary mb-0" aria-live="polite">
+                  {chosen ? `Chosen: ${chosen.variantKey || chosen.name} (${chosen.countInStock > 0 ? `${chosen.countInStock} in stock` : 'out of stock'})` : 'Choose a variant.'}
+                </p>
+              </fieldset>
             )}
           </ProductSummary>
         </div>
         <div className="col-lg-3">
           <ProductBuyBox
             product={product}
-            canBuy={product.countInStock > 0 && !product.isDiscontinued}
+            variant={chosen}
+            needsChoice={needsChoice}
+            canBuy={(needsChoice || stock > 0) && !product.isDiscontinued}
             note={product.isDiscontinued ? 'No longer available from our supplier.' : undefined}
           />
         </div>
       </div>
-      <ProductReviewsSection
-        product={product}
-        productPath={paths.cjProduct(product.slug)}
-        onReviewed={() => void queryClient.invalidateQueries({ queryKey: cjKeys.publicBySlug(slug) })}
-      />
+      <ProductReviewsSection product={product} productPath={paths.cjProduct(product.slug)} onReviewed={onReviewed} />
     </article>
   );
 }

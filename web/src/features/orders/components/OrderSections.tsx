@@ -1,4 +1,4 @@
-import type { OrderShippingAddress } from '@shop/contracts';
+import type { OrderShippingAddress, Shipment } from '@shop/contracts';
 import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -52,18 +52,38 @@ export function PaymentCard({ method, children }: { method: string; children: Re
 }
 
 /** An order line, or a cart line being ordered (saved supplier (CJ) products link to their own page). */
-export type OrderLine = Pick<CartItem, '_id' | 'name' | 'slug' | 'image' | 'quantity' | 'price' | 'cjData'>;
+export type OrderLine = Pick<CartItem, '_id' | 'name' | 'slug' | 'image' | 'quantity' | 'price' | 'cjData'> & {
+  variantId?: string | null;
+  variantName?: string | null;
+  /** Supplier lines of a placed order: carrier, tracking number and status as the supplier reports them. */
+  tracking?: Shipment | null;
+};
 
 /** The lines of an order (or of the cart being ordered): image, linked name, quantity, unit price. */
 export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
   return (
     <ListGroup variant="flush">
       {items.map((item) => (
-        <ListGroup.Item key={item._id}>
+        <ListGroup.Item key={item.variantId ? `${item._id}:${item.variantId}` : item._id}>
           <Row className="align-items-center g-2">
             <Col xs={12} md={6} className="d-flex align-items-center gap-2">
               <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 64 }} />
-              <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
+              <span>
+                <Link to={item.cjData || item.variantId ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
+                {item.variantName && <span className="d-block small">Variant: {item.variantName}</span>}
+                {item.tracking && (
+                  <span className="d-block small text-body-secondary" data-testid="line-tracking">
+                    {item.tracking.trackingNumber ? (
+                      <>
+                        Shipped{item.tracking.carrier ? ` with ${item.tracking.carrier}` : ''}: tracking number{' '}
+                        <span className="font-monospace">{item.tracking.trackingNumber}</span> ({item.tracking.status.toLowerCase()})
+                      </>
+                    ) : (
+                      <>Supplier status: {item.tracking.status.toLowerCase() || 'being prepared'}</>
+                    )}
+                  </span>
+                )}
+              </span>
             </Col>
             <Col xs={6} md={3}>
               <span className="visually-hidden">Quantity: </span>

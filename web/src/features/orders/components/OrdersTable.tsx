@@ -60,7 +60,14 @@ export function OrdersTable({ orders, showUser = false, actions }: { orders: Ord
                 </span>
               )}
             </td>
-            <td data-label="DELIVERED">{dateOrNo(order.isDelivered, order.deliveredAt)}</td>
+            <td data-label="DELIVERED">
+              {dateOrNo(order.isDelivered, order.deliveredAt)}
+              {!order.isDelivered && order.shippingStatus && (
+                <span className="d-block small text-success" data-testid="order-shipped">
+                  {order.shippingStatus}
+                </span>
+              )}
+            </td>
             <td data-label="ACTIONS" className="text-nowrap">{actions(order)}</td>
           </tr>
         ))}

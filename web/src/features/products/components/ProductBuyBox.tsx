@@ -1,4 +1,4 @@
-import type { Product } from '@shop/contracts';
+import type { Product, SellableVariant } from '@shop/contracts';
 import type { ReactNode } from 'react';
 import { hasSaleDiscount } from '../../../components/Price';
 import { formatMoney } from '../../../lib/format';
@@ -9,15 +9,22 @@ import { useAddToCart } from '../../cart/hooks/use-add-to-cart';
  * 'Unavailable', and 'Add to Cart' only when the product can be bought. `note` adds a line (why a
  * supplier product cannot be bought).
  */
-export function ProductBuyBox({ product, canBuy = product.countInStock > 0, note }: { product: Product; canBuy?: boolean; note?: ReactNode }) {
+export function ProductBuyBox({ product, canBuy = product.countInStock > 0, note, variant = null, needsChoice = false }: {
+  product: Product; canBuy?: boolean; note?: ReactNode;
+  /** The chosen variant of a supplier product: its price is shown and its line added. */
+  variant?: SellableVariant | null;
+  /** A variant must be chosen first (Add to Cart stays disabled). */
+  needsChoice?: boolean;
+}) {
   const { addToCart, isAdding } = useAddToCart();
   const onSale = hasSaleDiscount(product);
+  const shownPrice = variant ? (onSale ? variant.finalPrice : variant.price) : onSale ? product.finalPrice : product.price;
   return (
     <section className="card" aria-label="Price and availability">
       <ul className="list-group list-group-flush">
         <li className="list-group-item d-flex justify-content-between">
           <span>Price:</span>
-          <span className="fw-bold">{formatMoney(onSale ? product.finalPrice : product.price)}</span>
+          <span className="fw-bold">{formatMoney(shownPrice)}</span>
         </li>
         <li className="list-group-item d-flex justify-content-between">
           <span>Status:</span>
@@ -26,9 +33,10 @@ export function ProductBuyBox({ product, canBuy = product.countInStock > 0, note
         {note && <li className="list-group-item small text-body-secondary">{note}</li>}
         {canBuy && (
           <li className="list-group-item d-grid">
-            <button type="button" className="btn btn-primary" onClick={() => void addToCart(product)} disabled={isAdding}>
+            <button type="button" className="btn btn-primary" onClick={() => void addToCart(product, variant)} disabled={isAdding || needsChoice}>
               Add to Cart
             </button>
+            {needsChoice && <span className="small text-body-secondary mt-1">Choose a variant first.</span>}
           </li>
         )}
       </ul>

@@ -1,0 +1,62 @@
+import { FREIGHT_UNAVAILABLE_MESSAGE, type ShippingQuote } from '@shop/contracts';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { cartItems, products, productVariants } from '../../db/schema.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { resolveCountry } from './country-codes.ts';
+import type { SupplierCatalogue } from './supplier-catalogue.ts';
+
+/** CJ's freight answers are kept this long per destination and variant set. */
+export const FREIGHT_CACHE_MS = 30 * 60_000;
+/** The shop's own shipping rule (orders/place-order: free shipping). */
+export const SHOP_SHIPPING_PRICE = 0;
+
+export interface FreightQuoter {
+  quote(db: Executor, userId: string, country: string): Promise<ShippingQuote>;
+}
+
+/**
+ * Shipping for the signed-in user's cart (POST orders/shipping-quote): with supplier lines, CJ's
+ * logistic/freightCalculate from our warehouse country to the destination, for each line's vid
+ * and quantity (the configured carrier's price, else the cheapest); cached per destination and
+ * variant set for 30 minutes. When CJ cannot answer: the shop's own rule, with a message saying so.
+ */
+export function createFreightQuoter(catalogue: SupplierCatalogue, opts: { fromCountryCode: string; logisticName: string; now?: () => number }): FreightQuoter {
+  const now = opts.now ?? Date.now;
+  const cache = new Map<string, { expires: number; value: ShippingQuote }>();
+  const shopRule = (message: string | null): ShippingQuote => ({ shippingPrice: SHOP_SHIPPING_PRICE, source: 'shop', carrier: null, days: null, message });
+  return {
+    async quote(db, userId, country) {
+      const lines = await db.select({ vid: productVariants.vid, quantity: cartItems.quantity })
+        .from(cartItems)
+        .innerJoin(products, eq(products.id, cartItems.productId))
+        .innerJoin(productVariants, and(eq(productVariants.productId, cartItems.productId), eq(productVariants.id, cartItems.variantId)))
+        .where(and(eq(cartItems.userId, userId), isNotNull(products.cjData)));
+      if (!lines.length) return shopRule(null);
+      const to = resolveCountry(country);
+      if (!to) throw badRequest(`'${country}' is not a country we recognise: use its name or its two-letter code`, { country: 'Unknown country' });
+      const wanted = new Map<string, number>();
+      for (const l of lines) wanted.set(l.vid, (wanted.get(l.vid) ?? 0) + l.quantity);
+      const productsWanted = [...wanted].map(([vid, quantity]) => ({ vid, quantity })).sort((a, b) => (a.vid < b.vid ? -1 : 1));
+      const key = `${to.code}|${productsWanted.map((p) => `${p.vid}:${p.quantity}`).join(',')}`;
+      const hit = cache.get(key);
+      if (hit && hit.expires > now()) return hit.value;
+      let options;
+      try {
+        options = await catalogue.freightCalculate({ startCountryCode: opts.fromCountryCode, endCountryCode: to.code, products: productsWanted });
+      } catch {
+        return shopRule(FREIGHT_UNAVAILABLE_MESSAGE);
+      }
+      const usable = options.filter((o) => Number.isFinite(o.logisticPrice) && o.logisticPrice >= 0);
+      if (!usable.length) return shopRule(FREIGHT_UNAVAILABLE_MESSAGE);
+      const pick = usable.find((o) => o.logisticName === opts.logisticName) ?? usable.reduce((a, b) => (b.logisticPrice < a.logisticPrice ? b : a));
+      const value: ShippingQuote = {
+        shippingPrice: Math.round(pick.logisticPrice * 100) / 100, source: 'supplier', carrier: pick.logisticName || null,
+        days: pick.logisticAging || null, message: null,
+      };
+      cache.set(key, { expires: now() + FREIGHT_CACHE_MS, value });
+      if (cache.size > 1000) cache.delete(cache.keys().next().value!);
+      return value;
+    },
+  };
+}
