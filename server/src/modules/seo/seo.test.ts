@@ -225,7 +225,7 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
       const module = routePage(p)?.module;
       expect(module, p).toMatch(/^src\/.+\.tsx$/);
       const specifier = `../${module!.slice('src/'.length).replace(/\.tsx$/, '')}`;
-      expect(router, p).toContain(`lazy(() => import('${specifier}'))`);
+      expect(router, p).toContain(`lazyPage(() => import('${specifier}'))`);
       const pattern = p.replace(/\/x$/, '/:');
       expect(router, p).toContain(`path: '${pattern}`);
     }

@@ -5,6 +5,7 @@ import {
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, productVariants } from '../../db/schema.ts';
+import { openMail } from '../../lib/mailer.ts';
 import { addToCart, call, createProduct, placeOrderFor } from '../../test/commerce-factories.ts';
 import { startCjMock, type CjMock } from '../../test/cj-mock.ts';
 import { createAdmin, createTestApp, createUser, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
@@ -20,8 +21,9 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
   let pid: string;
   let saved: CjSaveResponse['product'];
 
-  const shippedMails = async (email: string) => t.database.db.select().from(outbox)
-    .where(and(eq(outbox.to, email.toLowerCase()), like(outbox.subject, '%has shipped%')));
+  // Mail bodies are sealed at rest: read them as the mailer opens them.
+  const shippedMails = async (email: string) => (await t.database.db.select().from(outbox)
+    .where(and(eq(outbox.to, email.toLowerCase()), like(outbox.subject, '%has shipped%')))).map((row) => openMail(row, t.app.ctx.mailSealer));
   const trackingDeps = () => ({ db: t.database.db, catalogue: undefined as never, mailer: t.app.ctx.mailer, publicUrl: undefined, log: t.app.log });
 
   beforeAll(async () => {
