@@ -7,7 +7,7 @@ export function DevMailboxLink() {
   const available = useDevMailboxAvailable();
   if (!available) return null;
   return (
-    <p className="small border rounded p-2 bg-body-tertiary">
+    <p className="small border rounded p-2">
       <span className="badge text-bg-secondary me-2">Development</span>
       No mail server is set up: <Link to={DEV_MAILBOX_PATH}>{DEV_MAILBOX_LINK_TEXT}</Link>
     </p>
