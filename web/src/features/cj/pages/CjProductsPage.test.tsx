@@ -139,6 +139,7 @@ describe('CjProductsPage', () => {
       'GET cj/status': () => ({ body: status }),
       'GET cj/categories': () => ({ body: categories }),
       'GET cj/products': () => ({ status: 429, body: { message: 'CJ is limiting requests right now (too many calls). Please try again in a minute.' } }),
+      'GET cj/pricing': () => ({ body: { pricing: { markupPercent: 50, fixedAmount: 0, rounding: '.99' } } }),
     });
     renderList();
     expect(await screen.findByRole('alert')).toHaveTextContent('CJ is limiting requests right now');

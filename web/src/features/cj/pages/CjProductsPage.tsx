@@ -20,6 +20,7 @@ import { useRefreshCjProduct } from '../api/refresh-cj-product';
 import { Pager } from '../../../components/Pager';
 import { SupplierOrdersTable } from '../components/SupplierOrdersTable';
 import { SupplierSourceNotice } from '../components/SupplierSourceNotice';
+import { PricingRuleForm } from '../components/PricingRuleForm';
 
 type Tab = 'unsaved' | 'saved' | 'orders';
 const TABS: Array<{ id: Tab; label: string }> = [
@@ -132,6 +133,7 @@ export default function CjProductsPage() {
     <>
       <PageTitle title="CJ Products Management" />
       <SupplierSourceNotice />
+      <PricingRuleForm />
       <ul className="nav nav-tabs mb-3" role="tablist">
         {TABS.map((t) => (
           <li key={t.id} className="nav-item" role="presentation">
