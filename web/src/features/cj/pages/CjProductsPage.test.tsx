@@ -98,10 +98,11 @@ describe('CjProductsPage', () => {
     renderList('/admin/cj-products?tab=saved');
     const row = (await screen.findByText('Travel Mug')).closest('tr')!;
     expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'ID', 'Image', 'Name', 'Price', 'Cost', 'Margin', 'Status', 'Actions',
+      'ID', 'Image', 'Name', 'Price', 'Cost', 'Margin', 'Margin %', 'Status', 'Actions',
     ]);
     expect(within(row).getByText('$6.00')).toBeInTheDocument();
     expect(within(row).getByText('$13.99')).toBeInTheDocument();
+    expect(within(row).getByText('70%')).toBeInTheDocument();
     await userEvent.click(within(row).getByRole('button', { name: 'Actions for Travel Mug' }));
     expect(menuItems(await openMenu())).toEqual(['Edit', 'View', 'Refresh from supplier', 'Delete']);
     await userEvent.click(within(await openMenu()).getByRole('button', { name: 'Delete' }));

@@ -54,12 +54,12 @@ const fromSaved = (p: CjSavedItem): Row => ({
 
 function MarginCell({ p }: { p: CjSavedItem }) {
   if (p.margin === null) return <span className="text-body-secondary">—</span>;
-  return (
-    <span className={p.margin < 0 ? 'text-danger fw-semibold' : undefined}>
-      {formatMoney(p.margin)}
-      {p.marginPercent !== null && <span className="text-body-secondary small"> ({p.marginPercent}%)</span>}
-    </span>
-  );
+  return <span className={p.margin < 0 ? 'text-danger fw-semibold' : undefined}>{formatMoney(p.margin)}</span>;
+}
+
+function MarginPercentCell({ p }: { p: CjSavedItem }) {
+  if (p.marginPercent === null) return <span className="text-body-secondary">—</span>;
+  return <span className={p.marginPercent < 0 ? 'text-danger fw-semibold' : undefined}>{p.marginPercent}%</span>;
 }
 
 /**
@@ -181,7 +181,7 @@ export default function CjProductsPage() {
               {() => (
                 <>
                   <AdminTable
-                    columns={['ID', 'Image', 'Name', 'Price', isSavedTab && 'Cost', isSavedTab && 'Margin', 'Status', 'Actions']}
+                    columns={['ID', 'Image', 'Name', 'Price', isSavedTab && 'Cost', isSavedTab && 'Margin', isSavedTab && 'Margin %', 'Status', 'Actions']}
                     busy={active.isPlaceholderData || active.isFetching}
                   >
                     {rows.map((row) => (
@@ -200,6 +200,7 @@ export default function CjProductsPage() {
                         <td>{formatMoney(row.price)}</td>
                         {isSavedTab && <td>{row.saved?.supplierCost === null || !row.saved ? '—' : formatMoney(row.saved.supplierCost)}</td>}
                         {isSavedTab && <td>{row.saved && <MarginCell p={row.saved} />}</td>}
+                        {isSavedTab && <td>{row.saved && <MarginPercentCell p={row.saved} />}</td>}
                         <td>
                           {row.savedId ? <span className="badge text-bg-success">Saved</span> : <span className="badge text-bg-secondary">Not Saved</span>}
                           {row.saved?.supplierDiscontinuedAt && <span className="badge text-bg-danger ms-1">Discontinued</span>}
