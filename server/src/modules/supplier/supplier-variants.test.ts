@@ -8,7 +8,7 @@ import { outbox, productVariants } from '../../db/schema.ts';
 import { addToCart, call, createAddressFor, createProduct, sampleAddress } from '../../test/commerce-factories.ts';
 import { startCjMock, type CjMock } from '../../test/cj-mock.ts';
 import { createAdmin, createTestApp, createUser, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
-import { answerBuiltIn } from '../chat/assistant/built-in-assistant.ts';
+import { answerBuiltIn, describeVariants } from '../chat/assistant/built-in-assistant.ts';
 import { createShopTools } from '../chat/assistant/shop-tools.ts';
 import { pollTracking } from './supplier-tracking.ts';
 
@@ -79,6 +79,20 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     expect(back.status).toBe(200);
     saved = back.body.product;
     expect(saved.productVariants![1]).toMatchObject({ price: second.price + 1, countInStock: 7 });
+  });
+
+  it("the assistant names each variant on sale with its own price and stock", async () => {
+    const tools = createShopTools(t.database.db);
+    const facts = await tools.searchProducts(saved.name, 5);
+    const fact = facts.find((f) => f.id === saved._id)!;
+    expect(fact.variants).toHaveLength(saved.productVariants!.length);
+    const answer = await answerBuiltIn(tools, { id: customer.id, name: customer.name, isGuest: false, isSignedIn: true }, `How much is the ${saved.name}?`);
+    expect(answer.text).toContain('Variants: ');
+    for (const v of saved.productVariants!) expect(answer.text).toContain(`${v.variantKey || v.name} $${v.finalPrice.toFixed(2)}`);
+    const second = saved.productVariants![1]!;
+    expect(answer.text).toContain(`${second.variantKey || second.name} $${second.finalPrice.toFixed(2)} (in stock (7 available))`);
+    // One variant on sale: the product's own price, no list.
+    expect(describeVariants({ ...fact, variants: fact.variants!.slice(0, 1) })).toBe('');
   });
 
   it('sells the second variant: its own line, price and stock; createOrderV2 carries its vid', async () => {
