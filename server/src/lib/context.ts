@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
+import type { FreightQuoter } from '../modules/supplier/freight.ts';
 import type { UploadStore } from '../modules/uploads/upload-store.ts';
 import type { JobRunner } from './jobs.ts';
 import type { BackgroundTasks } from './background.ts';
@@ -52,6 +53,11 @@ export interface AppContext {
   recheckChatSockets: (userId: string) => void;
   /** Seals and opens mail bodies at rest (the outbox table). */
   mailSealer: MailSealer;
+  /**
+   * Shipping quotes (the supplier module sets it: CJ's freight for carts with supplier lines, else the
+   * shop's rule). Place-order charges what it answers; unset, the shop's rule applies.
+   */
+  freight?: FreightQuoter;
 }
 
 declare module 'fastify' {

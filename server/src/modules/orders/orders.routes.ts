@@ -7,7 +7,7 @@ import { listAdminOrders } from './list-admin-orders.ts';
 import { deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
 import * as s from './orders.schemas.ts';
 import { presentOrder } from './orders.presenter.ts';
-import { placeOrder } from './place-order.ts';
+import { placeOrderWithShipping } from './order-shipping.ts';
 import { registerOrderExpiry } from './release-stock.ts';
 import { reorder } from './reorder.ts';
 
@@ -25,7 +25,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/orders', { config: user, schema: s.placeOrderSchema, compress }, async (request, reply) => {
-    const { order, created } = await placeOrder(db, {
+    const { order, created } = await placeOrderWithShipping(db, app.ctx.freight, {
       userId: requireUser(request).id, body: request.body, expiryMinutes: config.orderExpiryMinutes,
     });
     return reply.status(created ? 201 : 200).send(order);

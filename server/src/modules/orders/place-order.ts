@@ -10,6 +10,7 @@ import { isId, newId } from '../../lib/ids.ts';
 import { MIN_UNIT_PRICE } from '../../lib/money.ts';
 import { cartLineProductColumns, cartVariantColumns, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
+import type { FreightLine } from '../supplier/freight.ts';
 import { loadOrder } from './find-orders.ts';
 import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
 
@@ -22,6 +23,11 @@ export interface PlaceOrderInput {
   userId: string;
   body: PlaceOrderBody;
   expiryMinutes: number;
+  /**
+   * The shipping price for the cart's supplier lines to the order's country, without I/O (see
+   * order-shipping.ts, which asks the supplier outside the transaction); default the shop's rule.
+   */
+  shipping?: (lines: FreightLine[], country: string) => number;
   now?: Date;
 }
 
@@ -81,9 +87,10 @@ type Placed = { duplicateOf: string | null; taken: TakenRow[]; order: OrderRow |
  */
 async function takeStockAndWrite(
   tx: Tx,
-  input: { orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; now: Date; expiresAt: Date },
+  input: { orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shippingPrice: number; now: Date; expiresAt: Date },
 ): Promise<Placed> {
   const { lines, shippingAddress: a, now } = input;
+  const shipping = input.shippingPrice.toFixed(2);
   const join = (xs: Array<string | number>) => xs.join(',');
   const sig = join(lines.map((l) => `${l.productId}:${l.variantId}:${l.quantity}`));
   const { rows } = (await tx.execute(sql`
@@ -142,8 +149,8 @@ async function takeStockAndWrite(
       insert into ${orders} (id, user_id, shipping_address, payment_method, items_price, shipping_price, tax_price, total_price,
                              currency, expires_at, created_at, updated_at)
       select ${input.orderId}::char(24), ${input.userId}::char(24), ${JSON.stringify(a)}::jsonb, ${input.paymentMethod}::text,
-             t.items, ${SHIPPING_PRICE}::numeric, round(t.items * ${TAX_RATE}::numeric, 2),
-             t.items + ${SHIPPING_PRICE}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items, ${shipping}::numeric, round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items + ${shipping}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
              'USD', ${input.expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
       from totals t where t.n = ${lines.length}::int and t.priced
       returning *
@@ -182,11 +189,14 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
     assertNoneDiscontinued(cart.map((l) => ({ name: l.product!.name, supplierDiscontinuedAt: l.supplierDiscontinuedAt, supplierBelowCostAt: l.supplierBelowCostAt })));
 
     // Sorted by product id: every transaction locks product rows in the same order.
+    const freightLines = cart.filter((l) => l.product?.cjData != null && l.variant).map((l) => ({ vid: l.variant!.vid, quantity: l.quantity }));
+    const shippingPrice = input.shipping ? input.shipping(freightLines, shippingAddress.country) : SHIPPING_PRICE;
     const orderId = newId(now.getTime());
     const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
       .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.variantId < b.variantId ? -1 : 1));
     const placed = await takeStockAndWrite(tx, {
       orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
+      shippingPrice,
       expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000),
     });
     if (placed.duplicateOf) return { orderId: placed.duplicateOf, created: false };

@@ -11,39 +11,67 @@ export const FREIGHT_CACHE_MS = 30 * 60_000;
 /** The shop's own shipping rule (orders/place-order: free shipping). */
 export const SHOP_SHIPPING_PRICE = 0;
 
+export type FreightLine = { vid: string; quantity: number };
+
 export interface FreightQuoter {
+  /** The quote for the user's cart (POST orders/shipping-quote). */
   quote(db: Executor, userId: string, country: string): Promise<ShippingQuote>;
+  /** The quote for these supplier lines (none: the shop's rule); asks CJ on a cache miss. */
+  quoteLines(country: string, lines: FreightLine[]): Promise<ShippingQuote>;
+  /**
+   * Without any I/O: the shop's rule when there are no supplier lines, else CJ's cached quote for
+   * this destination and variant set, or undefined when none is cached. Unknown country: 400.
+   */
+  cached(country: string, lines: FreightLine[]): ShippingQuote | undefined;
 }
 
+/** The cache key of a destination and variant set (quantities summed per vid). */
+export function freightKey(countryCode: string, lines: FreightLine[]): { key: string; products: FreightLine[] } {
+  const wanted = new Map<string, number>();
+  for (const l of lines) wanted.set(l.vid, (wanted.get(l.vid) ?? 0) + l.quantity);
+  const products = [...wanted].map(([vid, quantity]) => ({ vid, quantity })).sort((a, b) => (a.vid < b.vid ? -1 : 1));
+  return { key: `${countryCode}|${products.map((p) => `${p.vid}:${p.quantity}`).join(',')}`, products };
+}
+
+const countryCode = (country: string): string => {
+  const to = resolveCountry(country);
+  if (!to) throw badRequest(`'${country}' is not a country we recognise: use its name or its two-letter code`, { country: 'Unknown country' });
+  return to.code;
+};
+
 /**
- * Shipping for the signed-in user's cart (POST orders/shipping-quote): with supplier lines, CJ's
- * logistic/freightCalculate from our warehouse country to the destination, for each line's vid
- * and quantity (the configured carrier's price, else the cheapest); cached per destination and
- * variant set for 30 minutes. When CJ cannot answer: the shop's own rule, with a message saying so.
+ * Shipping for the signed-in user's cart (POST orders/shipping-quote, and what place-order charges):
+ * with supplier lines, CJ's logistic/freightCalculate from our warehouse country to the destination,
+ * for each line's vid and quantity (the configured carrier's price, else the cheapest); cached per
+ * destination and variant set for 30 minutes. When CJ cannot answer: the shop's own rule, with a
+ * message saying so.
  */
 export function createFreightQuoter(catalogue: SupplierCatalogue, opts: { fromCountryCode: string; logisticName: string; now?: () => number }): FreightQuoter {
   const now = opts.now ?? Date.now;
   const cache = new Map<string, { expires: number; value: ShippingQuote }>();
   const shopRule = (message: string | null): ShippingQuote => ({ shippingPrice: SHOP_SHIPPING_PRICE, source: 'shop', carrier: null, days: null, message });
-  return {
+  const quoter: FreightQuoter = {
     async quote(db, userId, country) {
       const lines = await db.select({ vid: productVariants.vid, quantity: cartItems.quantity })
         .from(cartItems)
         .innerJoin(products, eq(products.id, cartItems.productId))
         .innerJoin(productVariants, and(eq(productVariants.productId, cartItems.productId), eq(productVariants.id, cartItems.variantId)))
         .where(and(eq(cartItems.userId, userId), isNotNull(products.cjData)));
+      return quoter.quoteLines(country, lines);
+    },
+    cached(country, lines) {
       if (!lines.length) return shopRule(null);
-      const to = resolveCountry(country);
-      if (!to) throw badRequest(`'${country}' is not a country we recognise: use its name or its two-letter code`, { country: 'Unknown country' });
-      const wanted = new Map<string, number>();
-      for (const l of lines) wanted.set(l.vid, (wanted.get(l.vid) ?? 0) + l.quantity);
-      const productsWanted = [...wanted].map(([vid, quantity]) => ({ vid, quantity })).sort((a, b) => (a.vid < b.vid ? -1 : 1));
-      const key = `${to.code}|${productsWanted.map((p) => `${p.vid}:${p.quantity}`).join(',')}`;
+      const hit = cache.get(freightKey(countryCode(country), lines).key);
+      return hit && hit.expires > now() ? hit.value : undefined;
+    },
+    async quoteLines(country, lines) {
+      if (!lines.length) return shopRule(null);
+      const { key, products: productsWanted } = freightKey(countryCode(country), lines);
       const hit = cache.get(key);
       if (hit && hit.expires > now()) return hit.value;
       let options;
       try {
-        options = await catalogue.freightCalculate({ startCountryCode: opts.fromCountryCode, endCountryCode: to.code, products: productsWanted });
+        options = await catalogue.freightCalculate({ startCountryCode: opts.fromCountryCode, endCountryCode: key.slice(0, key.indexOf('|')), products: productsWanted });
       } catch {
         return shopRule(FREIGHT_UNAVAILABLE_MESSAGE);
       }
@@ -59,4 +87,5 @@ export function createFreightQuoter(catalogue: SupplierCatalogue, opts: { fromCo
       return value;
     },
   };
+  return quoter;
 }

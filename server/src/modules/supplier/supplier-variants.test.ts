@@ -6,10 +6,10 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, productVariants } from '../../db/schema.ts';
 import { openMail } from '../../lib/mailer.ts';
-import { addToCart, call, createProduct, placeOrderFor } from '../../test/commerce-factories.ts';
+import { addToCart, call, createAddressFor, createProduct, sampleAddress } from '../../test/commerce-factories.ts';
 import { startCjMock, type CjMock } from '../../test/cj-mock.ts';
 import { createAdmin, createTestApp, createUser, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
-import { answerBuiltIn } from '../chat/assistant/built-in-assistant.ts';
+import { answerBuiltIn, describeVariants } from '../chat/assistant/built-in-assistant.ts';
 import { createShopTools } from '../chat/assistant/shop-tools.ts';
 import { pollTracking } from './supplier-tracking.ts';
 
@@ -83,6 +83,20 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     expect(saved.productVariants![1]).toMatchObject({ price: second.price + 1, countInStock: 7 });
   });
 
+  it("the assistant names each variant on sale with its own price and stock", async () => {
+    const tools = createShopTools(t.database.db);
+    const facts = await tools.searchProducts(saved.name, 5);
+    const fact = facts.find((f) => f.id === saved._id)!;
+    expect(fact.variants).toHaveLength(saved.productVariants!.length);
+    const answer = await answerBuiltIn(tools, { id: customer.id, name: customer.name, isGuest: false, isSignedIn: true }, `How much is the ${saved.name}?`);
+    expect(answer.text).toContain('Variants: ');
+    for (const v of saved.productVariants!) expect(answer.text).toContain(`${v.variantKey || v.name} $${v.finalPrice.toFixed(2)}`);
+    const second = saved.productVariants![1]!;
+    expect(answer.text).toContain(`${second.variantKey || second.name} $${second.finalPrice.toFixed(2)} (in stock (7 available))`);
+    // One variant on sale: the product's own price, no list.
+    expect(describeVariants({ ...fact, variants: fact.variants!.slice(0, 1) })).toBe('');
+  });
+
   it('sells the second variant: its own line, price and stock; createOrderV2 carries its vid', async () => {
     const [, second] = saved.productVariants!;
     const first = saved.productVariants![0]!;
@@ -118,8 +132,19 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     cj.freightPerUnit = 3;
     expect(await call(t, customer, 'POST', '/api/orders/shipping-quote', { country: 'Atlantis' })).toMatchObject({ status: 400 });
 
-    const order = await placeOrderFor(t, customer, []);
+    // The order is charged the quote (the body's own figures are ignored), in its total too; the
+    // quote shown for the United States is the one charged (cached: no second call to CJ).
+    const calls = cj.count('logistic/freightCalculate');
+    const placed = await call<Order>(t, customer, 'POST', '/api/orders', {
+      shippingAddress: sampleAddress(), paymentMethod: 'PayPal', shippingPrice: 0, totalPrice: 0.01,
+    });
+    expect(placed.status).toBe(201);
+    const order = placed.body;
+    expect(cj.count('logistic/freightCalculate')).toBe(calls);
     expect(order.orderItems).toEqual([expect.objectContaining({ variantId: second!._id, quantity: 2, price: second!.finalPrice })]);
+    expect(order.itemsPrice).toBe(Math.round(second!.finalPrice * 2 * 100) / 100);
+    expect(order.shippingPrice).toBe(4.8);
+    expect(order.totalPrice).toBe(Math.round((order.itemsPrice + 4.8) * 100) / 100);
     const [row] = await t.database.db.select().from(productVariants).where(eq(productVariants.id, second!._id));
     expect(row!.countInStock).toBe(5);
     expect((await call<OrderActionResponse>(t, customer, 'PUT', `/api/orders/${order._id}/pay`, { demo: true })).status).toBe(200);
@@ -179,6 +204,41 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     expect(merged.body.cartItems.map((i) => [i._id, i.variantId, i.quantity])).toEqual([[saved._id, first!._id, 2], [saved._id, second!._id, 1], [own.id, null, 1]]);
     const cart = await addToCart(t, buyer, own.id, 2);
     expect(cart.cartItems.find((i) => i._id === own.id)).toMatchObject({ quantity: 2, variantId: null });
+  });
+
+  it('charges the shop\'s rule when CJ cannot quote, for a saved address too; own products ship at the shop\'s rule', async () => {
+    const buyer = await createUser(t);
+    const [, second] = saved.productVariants!;
+    const own = await createProduct(t, { countInStock: 5 });
+    await addToCart(t, buyer, own.id, 1);
+    const ownOnly = await call<Order>(t, buyer, 'POST', '/api/orders', { shippingAddress: sampleAddress(3), paymentMethod: 'PayPal' });
+    expect(ownOnly.body).toMatchObject({ shippingPrice: 0, totalPrice: ownOnly.body.itemsPrice });
+    await call(t, admin, 'PUT', `/api/orders/${ownOnly.body._id}/deliver`);
+
+    const buyer2 = await createUser(t);
+    await call(t, buyer2, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: second!._id });
+    const address = await createAddressFor(t, buyer2, { ...sampleAddress(4), country: 'France' });
+    cj.freightPerUnit = null;
+    try {
+      const quote = await call<ShippingQuote>(t, buyer2, 'POST', '/api/orders/shipping-quote', { country: 'France' });
+      expect(quote.body).toMatchObject({ source: 'shop', shippingPrice: 0, message: FREIGHT_UNAVAILABLE_MESSAGE });
+      const fallback = await call<Order>(t, buyer2, 'POST', '/api/orders', { addressId: address._id, paymentMethod: 'PayPal' });
+      expect(fallback.status).toBe(201);
+      expect(fallback.body).toMatchObject({ shippingPrice: 0, totalPrice: fallback.body.itemsPrice });
+    } finally {
+      cj.freightPerUnit = 3;
+    }
+    // CJ answers again: a new order to the saved address is charged its quote (1 unit: 3 × 0.8).
+    const buyer3 = await createUser(t);
+    await call(t, buyer3, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: second!._id });
+    const address3 = await createAddressFor(t, buyer3, { ...sampleAddress(5), country: 'France' });
+    const charged = await call<Order>(t, buyer3, 'POST', '/api/orders', { addressId: address3._id, paymentMethod: 'PayPal' });
+    expect(charged.body).toMatchObject({ shippingPrice: 2.4, totalPrice: Math.round((charged.body.itemsPrice + 2.4) * 100) / 100 });
+    // A country we cannot ship to is refused with a clear 400, never a 500.
+    const buyer4 = await createUser(t);
+    await call(t, buyer4, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: second!._id });
+    expect(await call(t, buyer4, 'POST', '/api/orders', { shippingAddress: { ...sampleAddress(6), country: 'Atlantis' }, paymentMethod: 'PayPal' }))
+      .toMatchObject({ status: 400, body: { message: expect.stringContaining('Atlantis') } });
   });
 
   it('flags a product whose supplier cost rose above its price and stops selling it until confirmed', async () => {

@@ -74,6 +74,8 @@ export const supplierRoutes: FastifyPluginAsyncZod = async (app) => {
     refreshTrackingNow(tracking, request.params.orderId, source));
 
   const freight = createFreightQuoter(catalogue, { fromCountryCode: app.ctx.config.cj.fromCountryCode, logisticName: app.ctx.config.cj.logisticName });
+  // Place-order charges the same quote (same cache): orders/place-order-shipping.ts.
+  app.ctx.freight = freight;
   app.post('/orders/shipping-quote', { config: { access: 'user' }, schema: s.shippingQuoteRouteSchema }, async (request) =>
     freight.quote(db, requireUser(request).id, request.body.country));
 

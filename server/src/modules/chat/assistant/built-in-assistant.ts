@@ -17,13 +17,23 @@ export function describePrice(p: ProductFact): string {
   return p.isOnSale ? `${money(p.finalPrice)} (${p.saleDiscount}% OFF, was ${money(p.price)})` : money(p.finalPrice);
 }
 
-export function describeStock(p: ProductFact): string {
+export function describeStock(p: Pick<ProductFact, 'countInStock'>): string {
   if (p.countInStock <= 0) return 'currently out of stock';
   if (p.countInStock <= 5) return `in stock (only ${p.countInStock} left)`;
   return `in stock (${p.countInStock} available)`;
 }
 
+/** "Variants: Black $26.99 (in stock (12 available)), Red $29.99 (currently out of stock)" ('' with one or none). */
+export function describeVariants(p: ProductFact): string {
+  if (!p.variants || p.variants.length < 2) return '';
+  const one = (v: NonNullable<ProductFact['variants']>[number]) =>
+    `${v.name} ${p.isOnSale ? `${money(v.finalPrice)} (was ${money(v.price)})` : money(v.finalPrice)} (${describeStock(v)})`;
+  return `Variants: ${p.variants.map(one).join(', ')}.`;
+}
+
 export function describeProduct(p: ProductFact): string {
+  const variants = describeVariants(p);
+  if (variants) return `${p.name} by ${p.brand}: ${variants} See it at ${p.link}`;
   return `${p.name} by ${p.brand}: ${describePrice(p)}, ${describeStock(p)}. See it at ${p.link}`;
 }
 

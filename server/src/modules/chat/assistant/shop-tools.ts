@@ -2,6 +2,7 @@ import { productSearchQuerySchema, type Order, type Product } from '@shop/contra
 import type { Executor } from '../../../db/client.ts';
 import { listMyOrders } from '../../orders/find-orders.ts';
 import { catalogueCacheFor, searchProducts } from '../../products/index.ts';
+import { findVariants, variantFinalPrice } from '../../supplier/index.ts';
 import { loadFaq, matchFaq, type FaqEntry } from './faq.ts';
 
 /** A product as the assistant quotes it: every figure read from the database. */
@@ -20,6 +21,15 @@ export interface ProductFact {
   rating: number;
   numReviews: number;
   link: string;
+  /** A supplier product with several variants on sale: each one's name, price and stock (issue 20). */
+  variants?: VariantFact[];
+}
+
+export interface VariantFact {
+  name: string;
+  price: number;
+  finalPrice: number;
+  countInStock: number;
 }
 
 export interface OrderFact {
@@ -91,7 +101,21 @@ export function createShopTools(db: Executor): ShopTools {
           if (found.length) break;
         }
       }
-      return found.slice(0, limit).map(toFact);
+      const facts = found.slice(0, limit).map(toFact);
+      // Supplier products sell per variant: name each one on sale with its own price and stock.
+      const supplierIds = found.slice(0, limit).filter((p) => p.cjData).map((p) => p._id);
+      if (supplierIds.length) {
+        const rows = await findVariants(db, supplierIds, { enabledOnly: true });
+        for (const [i, fact] of facts.entries()) {
+          const p = found[i]!;
+          const mine = rows.filter((v) => v.productId.trim() === fact.id);
+          if (mine.length < 2) continue;
+          fact.variants = mine.map((v) => ({
+            name: v.variantKey || v.name, price: v.price, finalPrice: variantFinalPrice(v, p), countInStock: v.countInStock,
+          }));
+        }
+      }
+      return facts;
     },
     async getMyOrders(userId, limit = 3) {
       const mine = (await listMyOrders(db, userId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);

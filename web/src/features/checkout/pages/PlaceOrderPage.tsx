@@ -17,6 +17,7 @@ import { roundMoney } from '../../../lib/format';
 import { useCart } from '../../cart/api/get-cart';
 import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../../orders/components/OrderSections';
 import { usePlaceOrder } from '../api/place-order';
+import { useShippingQuote } from '../api/get-shipping-quote';
 
 const ORDER_FAILED = 'Order creation failed. Please try again.';
 
@@ -29,12 +30,16 @@ export default function PlaceOrderPage() {
   const items = cart.data?.cartItems ?? state.cart.cartItems;
   const isPending = cart.isPending;
   const placeOrder = usePlaceOrder();
+  // With supplier lines, shipping is the supplier's freight to the address's country (the server
+  // charges the same quote); own products ship at the shop's rule.
+  const quote = useShippingQuote(shippingAddress?.country, items);
 
   if (!shippingAddress) return <Navigate to={paths.shipping} replace />;
 
   // A preview only: the order the server creates carries the authoritative amounts.
   const itemsPrice = roundMoney(items.reduce((sum, x) => sum + x.price * x.quantity, 0));
-  const shippingPrice = 0;
+  const quoting = quote.isFetching || (quote.isPending && quote.fetchStatus !== 'idle');
+  const shippingPrice = quote.data?.shippingPrice ?? 0;
   const taxPrice = 0;
   const totalPrice = roundMoney(itemsPrice + shippingPrice + taxPrice);
 
@@ -84,10 +89,29 @@ export default function PlaceOrderPage() {
         </Col>
         <Col md={4}>
           <OrderSummaryCard amounts={{ itemsPrice, shippingPrice, taxPrice, totalPrice }} currency="USD">
+            {quote.data?.source === 'supplier' && quote.data.carrier && (
+              <ListGroup.Item className="small text-body-secondary" data-testid="shipping-carrier">
+                Shipping by {quote.data.carrier}{quote.data.days ? ` (${quote.data.days} days)` : ''}
+              </ListGroup.Item>
+            )}
+            {quote.data?.message && (
+              <ListGroup.Item>
+                <MessageBox variant="warning">{quote.data.message}</MessageBox>
+              </ListGroup.Item>
+            )}
+            {quote.isError && (
+              <ListGroup.Item>
+                <MessageBox variant="danger">
+                  {quote.error instanceof ApiError && quote.error.status < 500 && quote.error.message
+                    ? quote.error.message
+                    : 'Shipping could not be quoted right now.'}
+                </MessageBox>
+              </ListGroup.Item>
+            )}
             <ListGroup.Item>
               <div className="d-grid">
-                <Button type="button" onClick={onPlaceOrder} disabled={items.length === 0 || placeOrder.isPending}>
-                  {placeOrder.isPending && <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />}
+                <Button type="button" onClick={onPlaceOrder} disabled={items.length === 0 || placeOrder.isPending || quoting}>
+                  {(placeOrder.isPending || quoting) && <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />}
                   Place Order
                 </Button>
               </div>

@@ -1,4 +1,4 @@
-import type { Address } from '@shop/contracts';
+import { FREIGHT_UNAVAILABLE_MESSAGE, type Address } from '@shop/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
@@ -171,5 +171,30 @@ describe('PlaceOrderPage', () => {
     reply = { status: 500, body: { message: 'Internal Server Error' } };
     await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Order creation failed. Please try again.'));
+  });
+
+  it("shows the supplier's freight quote for supplier lines, in the total, before the order is placed", async () => {
+    const supplierItem = makeCartItem({ price: 10, quantity: 2, variantId: 'dddddddddddddddddddddddd' });
+    const api = mockApi({
+      'GET cart': () => ({ body: { cartItems: [supplierItem] } }),
+      'POST orders/shipping-quote': () => ({ body: { shippingPrice: 4.8, source: 'supplier', carrier: 'CJPacket Ordinary', days: '7-12', message: null } }),
+    });
+    renderWithProviders(<PlaceOrderPage />, { route: '/placeorder', path: '/placeorder', state: makeState({ userInfo: customer, shippingAddress, cartItems: [supplierItem] }) });
+    expect(await screen.findByText('$4.80')).toBeInTheDocument();
+    expect(screen.getByText('$24.80')).toBeInTheDocument();
+    expect(screen.getByTestId('shipping-carrier')).toHaveTextContent('Shipping by CJPacket Ordinary (7-12 days)');
+    expect(api.callsTo('POST orders/shipping-quote')[0]?.body).toEqual({ country: 'USA' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Place Order' })).toBeEnabled());
+  });
+
+  it("says so when the supplier cannot quote: the shop's rule applies", async () => {
+    const supplierItem = makeCartItem({ price: 10, quantity: 1, variantId: 'dddddddddddddddddddddddd' });
+    mockApi({
+      'GET cart': () => ({ body: { cartItems: [supplierItem] } }),
+      'POST orders/shipping-quote': () => ({ body: { shippingPrice: 0, source: 'shop', carrier: null, days: null, message: FREIGHT_UNAVAILABLE_MESSAGE } }),
+    });
+    renderWithProviders(<PlaceOrderPage />, { route: '/placeorder', path: '/placeorder', state: makeState({ userInfo: customer, shippingAddress, cartItems: [supplierItem] }) });
+    expect(await screen.findByText(FREIGHT_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
+    expect(screen.getAllByText('$0.00')).toHaveLength(2);
   });
 });

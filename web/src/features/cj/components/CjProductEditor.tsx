@@ -8,6 +8,7 @@ import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useCjProduct } from '../api/get-cj-product';
+import { usePricingRule } from '../api/pricing';
 import { useSavedCjProduct } from '../api/get-saved-cj-product';
 import { useRefreshCjProduct } from '../api/refresh-cj-product';
 import { fromSavedItem, fromSupplierProduct, isSavedProductId } from '../lib/form-source';
@@ -33,6 +34,8 @@ export function CjProductEditor({ id }: { id: string }) {
   const supplier = useCjProduct(id, Boolean(id) && !isSavedId);
   const savedId = supplier.data?.savedProductId ?? '';
   const savedOfSupplier = useSavedCjProduct(savedId, Boolean(savedId));
+  // A new import's prices come from the pricing rule (the default rule if it cannot be read).
+  const pricing = usePricingRule(Boolean(id) && !isSavedId);
   const refresh = useRefreshCjProduct();
   const navigate = useNavigate();
   const [isSaved, setIsSaved] = useState(false);
@@ -52,12 +55,12 @@ export function CjProductEditor({ id }: { id: string }) {
     );
   }
   const query = isSavedId ? saved : supplier;
-  const pending = query.isPending || (Boolean(savedId) && savedOfSupplier.isPending);
+  const pending = query.isPending || (Boolean(savedId) && savedOfSupplier.isPending) || (!isSavedId && pricing.isPending);
   let body;
   if (pending) body = <LoadingBox />;
   else if (query.isError) body = <LoadError error={query.error} />;
   else {
-    const source = isSavedId ? fromSavedItem(saved.data!) : fromSupplierProduct(supplier.data!, savedOfSupplier.data);
+    const source = isSavedId ? fromSavedItem(saved.data!) : fromSupplierProduct(supplier.data!, savedOfSupplier.data, pricing.data);
     const onRefresh = () =>
       source.savedId &&
       refresh.mutate(source.savedId, {

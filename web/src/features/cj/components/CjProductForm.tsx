@@ -8,6 +8,7 @@ import { showServerFieldErrors, type ProductFormOutput } from '../../../lib/prod
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useSaveCjProduct } from '../api/save-cj-product';
 import type { CjFormSource } from '../lib/form-source';
+import { toVariantEdits, variantErrors, VariantsTable, type VariantEdit } from './VariantsTable';
 
 /**
  * The supplier product edit form (SPEC section 2, "Edit CJ Product"): the product form's fields and
@@ -22,6 +23,8 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
   const [vid, setVid] = useState(source.vid);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSaved, setIsSaved] = useState(false);
+  const [variantEdits, setVariantEdits] = useState<VariantEdit[]>(() => toVariantEdits(source.variants));
+  const [showVariantErrors, setShowVariantErrors] = useState(false);
   const form = useProductForm(source.initial);
   const {
     handleSubmit,
@@ -31,7 +34,10 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
     formState: { errors, isSubmitting },
   } = form;
 
-  const [image, images, price, isOnSale, saleDiscount] = useWatch({ control, name: ['image', 'images', 'price', 'isOnSale', 'saleDiscount'] });
+  const [image, images, price, isOnSale, saleDiscount, countInStock] = useWatch({
+    control,
+    name: ['image', 'images', 'price', 'isOnSale', 'saleDiscount', 'countInStock'],
+  });
   const hasErrors = Object.keys(errors).length > 0;
   const chosen = source.variants.find((v) => v.vid === vid);
   const cost = chosen?.cost ?? null;
@@ -42,8 +48,17 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
     setFormError(null);
     if (!source.pid) return setFormError(CJ_MESSAGES.pidMissing);
     if (!vid) return setFormError(CJ_MESSAGES.vidMissing);
+    // The other variants' price, stock and on/off (the listing's variant follows the form's fields).
+    const others = variantEdits.filter((e) => e.vid !== vid);
+    if (others.some((e) => { const x = variantErrors(e); return Boolean(x.price || x.countInStock); })) {
+      setShowVariantErrors(true);
+      return setFormError('Please correct the variants marked in red');
+    }
+    const variants = others.map((e) => ({ vid: e.vid, price: Number(e.price), countInStock: Number(e.countInStock), enabled: e.enabled }));
     try {
-      await save.mutateAsync({ pid: source.pid, isSaved: true, vid, ...values, ...(confirmBelowCost ? { confirmBelowCost: true } : {}) });
+      await save.mutateAsync({
+        pid: source.pid, isSaved: true, vid, ...values, ...(variants.length ? { variants } : {}), ...(confirmBelowCost ? { confirmBelowCost: true } : {}),
+      });
       setBelowCost(null);
       setIsSaved(true);
       onSaved();
@@ -161,6 +176,21 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
       </fieldset>
       <ProductField form={form} name="category" />
       <ProductField form={form} name="countInStock" />
+      {source.variants.length > 1 && (
+        <fieldset className="mb-3">
+          <legend className="form-label fs-6 fw-semibold">Variants</legend>
+          <VariantsTable
+            variants={source.variants}
+            edits={variantEdits}
+            mainVid={vid}
+            mainPrice={price}
+            mainStock={countInStock}
+            discountPercent={isOnSale ? saleDiscount : 0}
+            showErrors={showVariantErrors}
+            onChange={(v, patch) => setVariantEdits((all) => all.map((e) => (e.vid === v ? { ...e, ...patch } : e)))}
+          />
+        </fieldset>
+      )}
       <ProductField form={form} name="brand" />
       <ProductField form={form} name="description" rows={5} />
       <ProductFlagFields form={form} />

@@ -1,10 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
 import { admin, customer } from '../../../test/render';
 import { makeSupplierOrder } from '../test-data';
 import { SupplierOrderPanel } from './SupplierOrderPanel';
+
+vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
 
 const orderId = 'cccccccccccccccccccccccc';
 const renderPanel = (state = stateWith(admin)) => renderPage(<SupplierOrderPanel orderId={orderId} />, { state });
@@ -59,5 +62,32 @@ describe('SupplierOrderPanel (admin order page)', () => {
     const asCustomer = mockApi({});
     renderPanel(stateWith(customer));
     expect(asCustomer.calls).toHaveLength(0);
+  });
+
+  it('refreshes the tracking of a sent order now: a toast, and the shipment shown', async () => {
+    const sent = makeSupplierOrder({ status: 'sent', cjOrderId: 'CJ2400000007' });
+    const shipped = { ...sent, shipment: { status: 'SHIPPED', trackingNumber: 'YT2412345678901234', carrier: 'YunExpress', shippedAt: null, deliveredAt: null, checkedAt: '2026-11-26T20:00:00.000Z' } };
+    const api = mockApi({
+      [`GET cj/orders/${orderId}`]: () => ({ body: sent }),
+      [`POST cj/orders/${orderId}/tracking/refresh`]: () => ({ body: shipped }),
+    });
+    renderPanel();
+    const button = await screen.findByRole('button', { name: 'Refresh tracking' });
+    expect(screen.queryByTestId('supplier-shipment')).not.toBeInTheDocument();
+    await userEvent.click(button);
+    expect(await screen.findByText('YT2412345678901234')).toBeInTheDocument();
+    expect(screen.getByTestId('supplier-shipment')).toHaveTextContent('YunExpress');
+    expect(api.callsTo(`POST cj/orders/${orderId}/tracking/refresh`)).toHaveLength(1);
+    expect(toast.success).toHaveBeenCalledWith('Tracking refreshed: YT2412345678901234');
+  });
+
+  it('says why a tracking refresh failed', async () => {
+    mockApi({
+      [`GET cj/orders/${orderId}`]: () => ({ body: makeSupplierOrder({ status: 'sent', cjOrderId: 'CJ2400000007' }) }),
+      [`POST cj/orders/${orderId}/tracking/refresh`]: () => ({ status: 503, body: { message: 'CJ Dropshipping cannot be reached right now' } }),
+    });
+    renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Refresh tracking' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('CJ Dropshipping cannot be reached right now'));
   });
 });

@@ -1,7 +1,9 @@
 import { useStore } from '../../../app/store';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useSupplierOrder } from '../api/get-supplier-order';
+import { useRefreshTracking } from '../api/refresh-tracking';
 import { useRetrySupplierOrder } from '../api/retry-supplier-order';
+import { toast } from 'react-toastify';
 import { describeSupplierOrder, SupplierOrderBadge } from './SupplierOrderStatus';
 
 /**
@@ -14,6 +16,7 @@ export function SupplierOrderPanel({ orderId }: { orderId: string }) {
   const isAdmin = Boolean(state.userInfo?.isAdmin);
   const { data, error } = useSupplierOrder(orderId, isAdmin);
   const retry = useRetrySupplierOrder();
+  const refresh = useRefreshTracking();
   if (!isAdmin || !data) return null;
   return (
     <section className="card mb-3" aria-labelledby="supplier-order-heading" data-testid="supplier-order-panel">
@@ -31,6 +34,34 @@ export function SupplierOrderPanel({ orderId }: { orderId: string }) {
             </li>
           ))}
         </ul>
+        {data.shipment && (
+          <dl className="small mb-2 row g-1" data-testid="supplier-shipment">
+            <dt className="col-5 col-sm-3">Status</dt>
+            <dd className="col-7 col-sm-9 mb-0">{data.shipment.status}</dd>
+            <dt className="col-5 col-sm-3">Carrier</dt>
+            <dd className="col-7 col-sm-9 mb-0">{data.shipment.carrier ?? '—'}</dd>
+            <dt className="col-5 col-sm-3">Tracking number</dt>
+            <dd className="col-7 col-sm-9 mb-0 text-break">{data.shipment.trackingNumber ?? 'Not yet'}</dd>
+            <dt className="col-5 col-sm-3">Checked</dt>
+            <dd className="col-7 col-sm-9 mb-0">{new Date(data.shipment.checkedAt).toLocaleString()}</dd>
+          </dl>
+        )}
+        {data.status === 'sent' && (
+          <button
+            type="button"
+            className="btn btn-outline-primary btn-sm me-2"
+            disabled={refresh.isPending}
+            onClick={() =>
+              refresh.mutate(orderId, {
+                onSuccess: (order) =>
+                  toast.success(order.shipment?.trackingNumber ? `Tracking refreshed: ${order.shipment.trackingNumber}` : 'Tracking refreshed: no tracking number yet'),
+                onError: (err) => toast.error(getErrorMessage(err)),
+              })
+            }
+          >
+            Refresh tracking
+          </button>
+        )}
         {data.status === 'failed' && (
           <button type="button" className="btn btn-outline-primary btn-sm" onClick={() => retry.mutate(orderId)} disabled={retry.isPending}>
             Retry

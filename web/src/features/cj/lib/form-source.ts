@@ -1,4 +1,4 @@
-import type { CjProduct, CjSavedItem } from '@shop/contracts';
+import { applyPricingRule, DEFAULT_MARKUP_PERCENT, type CjProduct, type CjSavedItem, type PricingRule, type SavedVariant } from '@shop/contracts';
 import { CJ_DEFAULT_STOCK, SAVED_PRODUCT_ID_PATTERN } from '@shop/contracts/supplier-constants';
 import { productToFormValues, type ProductFormValues } from '../../../lib/product-form';
 
@@ -8,7 +8,8 @@ export interface CjFormSource {
   pid: string;
   /** The variant preselected ('' when the product has none: 'Product variant ID is missing'). */
   vid: string;
-  variants: Array<{ vid: string; name: string; image: string; cost: number | null }>;
+  /** Every supplier variant with our price, stock and on/off (the rule's price and the default stock for new ones). */
+  variants: FormVariant[];
   /** The supplier's images, offered for the main and additional images. */
   supplierImages: string[];
   initial: ProductFormValues;
@@ -18,6 +19,21 @@ export interface CjFormSource {
   supplierCost: number | null;
   isDiscontinued: boolean;
 }
+
+export interface FormVariant {
+  vid: string;
+  name: string;
+  image: string;
+  cost: number | null;
+  price: number | null;
+  countInStock: number;
+  enabled: boolean;
+}
+
+/** The rule the server starts from when none is saved (and the editor's when it cannot load it). */
+export const DEFAULT_PRICING_RULE: PricingRule = { markupPercent: DEFAULT_MARKUP_PERCENT, fixedAmount: 0, rounding: '.99' };
+
+const savedVariantOf = (saved: CjSavedItem | undefined, vid: string): SavedVariant | undefined => saved?.productVariants?.find((v) => v.vid === vid);
 
 /** The brand starts empty: the supplier's name is not the product's brand (issue 23); the form asks for one. */
 export const DEFAULT_BRAND = '';
@@ -32,20 +48,30 @@ export const slugFromName = (name: string) =>
 export const lastCategoryLevel = (name: string) => (name.split(/\s*[>/]\s*/).filter(Boolean).pop() ?? '').trim();
 
 /** An unsaved supplier product: the spec's defaults (slug from the name, stock 100, price from sellPrice). */
-export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem): CjFormSource {
+export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem, rule: PricingRule = DEFAULT_PRICING_RULE): CjFormSource {
   const costs = new Map(p.variants.map((v) => [v.vid, v.variantSellPrice]));
   const vid = saved && costs.has(saved.vid) ? saved.vid : (p.variants[0]?.vid ?? '');
+  // A new import starts at the pricing rule's price for the chosen variant's cost, not at the cost.
+  const chosenCost = costs.get(vid);
+  const rulePrice = chosenCost !== undefined && chosenCost > 0 ? applyPricingRule(chosenCost, rule) : p.price;
   return {
     pid: p.pid,
     vid,
-    variants: p.variants.map((v) => ({ vid: v.vid, name: v.variantKey || v.variantNameEn, image: v.variantImage, cost: v.variantSellPrice })),
+    variants: p.variants.map((v) => {
+      const mine = savedVariantOf(saved, v.vid);
+      return {
+        vid: v.vid, name: v.variantKey || v.variantNameEn, image: v.variantImage, cost: v.variantSellPrice,
+        price: mine?.price ?? (v.variantSellPrice > 0 ? applyPricingRule(v.variantSellPrice, rule) : null),
+        countInStock: mine?.countInStock ?? CJ_DEFAULT_STOCK, enabled: mine?.enabled ?? true,
+      };
+    }),
     supplierImages: p.productImageSet,
     initial: saved
       ? productToFormValues(saved)
       : {
           name: p.productNameEn,
           slug: slugFromName(p.productNameEn),
-          price: p.price,
+          price: rulePrice,
           image: p.bigImage,
           images: p.productImageSet.filter((src) => src !== p.bigImage),
           category: lastCategoryLevel(p.categoryName),
@@ -68,7 +94,14 @@ export function fromSavedItem(p: CjSavedItem): CjFormSource {
   return {
     pid: p.pid,
     vid: p.vid,
-    variants: p.variants.map((v) => ({ vid: v.vid, name: v.variantKey || v.variantNameEn, image: v.variantImage, cost: v.vid === p.vid ? p.supplierCost : null })),
+    variants: p.variants.map((v) => {
+      const mine = savedVariantOf(p, v.vid);
+      return {
+        vid: v.vid, name: v.variantKey || v.variantNameEn, image: mine?.image || v.variantImage,
+        cost: mine?.supplierCost ?? (v.vid === p.vid ? p.supplierCost : null),
+        price: mine?.price ?? null, countInStock: mine?.countInStock ?? CJ_DEFAULT_STOCK, enabled: mine?.enabled ?? true,
+      };
+    }),
     supplierImages: [...new Set([p.bigImage, p.image, ...p.images].filter(Boolean))],
     initial: productToFormValues(p),
     savedId: p._id,

@@ -27,18 +27,21 @@ describe('Edit CJ Product', () => {
     const saved = makeSavedItem();
     const api = mockApi({
       [`GET cj/products/${product.pid}`]: () => ({ body: product }),
+      'GET cj/pricing': () => ({ body: { pricing: { markupPercent: 100, fixedAmount: 0, rounding: '.00' } } }),
       'POST cj/products/save': () => ({ status: 201, body: { message: 'Product saved successfully!', product: saved, created: true } }),
     });
     renderEdit(product.pid);
     expect(await screen.findByRole('heading', { name: `Edit CJ Product ${product.pid}` })).toBeInTheDocument();
     expect(await screen.findByLabelText('Name')).toHaveValue('Insulated Travel Mug');
     expect(screen.getByLabelText('Slug')).toHaveValue('insulated-travel-mug');
-    expect(screen.getByLabelText('Price')).toHaveValue(4.5);
+    // The pricing rule prices a new import (cost $4.50, markup 100 %, .00), not the cost.
+    expect(screen.getByLabelText('Price')).toHaveValue(9);
     expect(screen.getByLabelText('Count In Stock')).toHaveValue(100);
     expect(screen.getByLabelText('Category')).toHaveValue('Drinkware');
     expect(screen.getByLabelText('Main Image')).toHaveValue('/img/mug-0.webp');
     expect(screen.getByRole('radio', { name: /Black/ })).toBeChecked();
-    expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $4.50 · Margin $0.00 (0%)');
+    expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $4.50 · Margin $4.50 (50%)');
+    expect(screen.getByLabelText('Price of Red')).toHaveValue(12);
 
     await userEvent.click(screen.getByRole('radio', { name: /Red/ }));
     await userEvent.clear(screen.getByLabelText('Price'));
@@ -56,6 +59,7 @@ describe('Edit CJ Product', () => {
       pid: product.pid, isSaved: true, vid: 'VID-RED', name: 'Insulated Travel Mug', slug: 'insulated-travel-mug', price: 15,
       image: '/img/mug-0.webp', images: ['/img/mug-2.webp'], category: 'Drinkware', brand: 'Acme', countInStock: 100,
       description: 'Keeps drinks hot.', isTodaysDeal: false, isGift: false, isOnSale: false, saleDiscount: 0,
+      variants: [{ vid: 'VID-BLACK', price: 9, countInStock: 100, enabled: true }],
     });
     expect(screen.getByTestId('location')).toHaveTextContent(`/admin/cj-product-edit/${product.pid}`);
     await act(async () => { vi.advanceTimersByTime(1900); });

@@ -98,10 +98,11 @@ describe('CjProductsPage', () => {
     renderList('/admin/cj-products?tab=saved');
     const row = (await screen.findByText('Travel Mug')).closest('tr')!;
     expect(within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'ID', 'Image', 'Name', 'Price', 'Cost', 'Margin', 'Status', 'Actions',
+      'ID', 'Image', 'Name', 'Price', 'Cost', 'Margin', 'Margin %', 'Status', 'Actions',
     ]);
     expect(within(row).getByText('$6.00')).toBeInTheDocument();
     expect(within(row).getByText('$13.99')).toBeInTheDocument();
+    expect(within(row).getByText('70%')).toBeInTheDocument();
     await userEvent.click(within(row).getByRole('button', { name: 'Actions for Travel Mug' }));
     expect(menuItems(await openMenu())).toEqual(['Edit', 'View', 'Refresh from supplier', 'Delete']);
     await userEvent.click(within(await openMenu()).getByRole('button', { name: 'Delete' }));
@@ -139,6 +140,7 @@ describe('CjProductsPage', () => {
       'GET cj/status': () => ({ body: status }),
       'GET cj/categories': () => ({ body: categories }),
       'GET cj/products': () => ({ status: 429, body: { message: 'CJ is limiting requests right now (too many calls). Please try again in a minute.' } }),
+      'GET cj/pricing': () => ({ body: { pricing: { markupPercent: 50, fixedAmount: 0, rounding: '.99' } } }),
     });
     renderList();
     expect(await screen.findByRole('alert')).toHaveTextContent('CJ is limiting requests right now');

@@ -20,6 +20,7 @@ import { useRefreshCjProduct } from '../api/refresh-cj-product';
 import { Pager } from '../../../components/Pager';
 import { SupplierOrdersTable } from '../components/SupplierOrdersTable';
 import { SupplierSourceNotice } from '../components/SupplierSourceNotice';
+import { PricingRuleForm } from '../components/PricingRuleForm';
 
 type Tab = 'unsaved' | 'saved' | 'orders';
 const TABS: Array<{ id: Tab; label: string }> = [
@@ -53,12 +54,12 @@ const fromSaved = (p: CjSavedItem): Row => ({
 
 function MarginCell({ p }: { p: CjSavedItem }) {
   if (p.margin === null) return <span className="text-body-secondary">—</span>;
-  return (
-    <span className={p.margin < 0 ? 'text-danger fw-semibold' : undefined}>
-      {formatMoney(p.margin)}
-      {p.marginPercent !== null && <span className="text-body-secondary small"> ({p.marginPercent}%)</span>}
-    </span>
-  );
+  return <span className={p.margin < 0 ? 'text-danger fw-semibold' : undefined}>{formatMoney(p.margin)}</span>;
+}
+
+function MarginPercentCell({ p }: { p: CjSavedItem }) {
+  if (p.marginPercent === null) return <span className="text-body-secondary">—</span>;
+  return <span className={p.marginPercent < 0 ? 'text-danger fw-semibold' : undefined}>{p.marginPercent}%</span>;
 }
 
 /**
@@ -132,6 +133,7 @@ export default function CjProductsPage() {
     <>
       <PageTitle title="CJ Products Management" />
       <SupplierSourceNotice />
+      <PricingRuleForm />
       <ul className="nav nav-tabs mb-3" role="tablist">
         {TABS.map((t) => (
           <li key={t.id} className="nav-item" role="presentation">
@@ -179,7 +181,7 @@ export default function CjProductsPage() {
               {() => (
                 <>
                   <AdminTable
-                    columns={['ID', 'Image', 'Name', 'Price', isSavedTab && 'Cost', isSavedTab && 'Margin', 'Status', 'Actions']}
+                    columns={['ID', 'Image', 'Name', 'Price', isSavedTab && 'Cost', isSavedTab && 'Margin', isSavedTab && 'Margin %', 'Status', 'Actions']}
                     busy={active.isPlaceholderData || active.isFetching}
                   >
                     {rows.map((row) => (
@@ -198,6 +200,7 @@ export default function CjProductsPage() {
                         <td>{formatMoney(row.price)}</td>
                         {isSavedTab && <td>{row.saved?.supplierCost === null || !row.saved ? '—' : formatMoney(row.saved.supplierCost)}</td>}
                         {isSavedTab && <td>{row.saved && <MarginCell p={row.saved} />}</td>}
+                        {isSavedTab && <td>{row.saved && <MarginPercentCell p={row.saved} />}</td>}
                         <td>
                           {row.savedId ? <span className="badge text-bg-success">Saved</span> : <span className="badge text-bg-secondary">Not Saved</span>}
                           {row.saved?.supplierDiscontinuedAt && <span className="badge text-bg-danger ms-1">Discontinued</span>}
