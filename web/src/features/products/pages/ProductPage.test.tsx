@@ -43,7 +43,7 @@ describe('ProductPage', () => {
     expect(screen.getByText('A sturdy blue mug.')).toBeInTheDocument();
     expect(screen.getByText('In Stock')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
-    expect(addToCart).toHaveBeenCalledWith(mug);
+    expect(addToCart).toHaveBeenCalledWith(mug, null);
     expect(document.title).toBe('Blue Mug');
   });
 
