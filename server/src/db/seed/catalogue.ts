@@ -4,18 +4,8 @@ import type { Db } from '../client.ts';
 import { products, reviews } from '../schema.ts';
 import { DEMO_CATALOGUE, REVIEW_COMMENTS, REVIEWER_NAMES } from './catalogue-data.ts';
 import { DEMO_VIEWS, demoImageKey, demoSlug } from './demo-images.ts';
+import { mulberry32 } from '../../lib/seeded-random.ts';
 
-/** A small deterministic PRNG, so the demo shop is the same on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const DAY = 86_400_000;
 

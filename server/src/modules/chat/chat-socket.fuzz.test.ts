@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { createAdmin, createTestApp, createUser, type TestApp } from '../../test/test-app.ts';
 import { connectChat, guestCookieOf, isAck, listen } from './chat.test-helpers.ts';
 import { MAX_INVALID_FRAMES } from './frame-guard.ts';
+import { mulberry32 } from '../../lib/seeded-random.ts';
 
 /**
  * The chat socket under every shape of frame (issue 19): a fixed seed generates ≥ 10,000 frames —
@@ -21,16 +22,6 @@ const TARGET_FRAMES = 10_000;
 const BATCH = MAX_INVALID_FRAMES - 4; // below the 4400 threshold: one socket per batch
 const PARALLEL = 8;
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 type Expect = 'invalid' | 'valid' | 'message' | 1009 | 1007;
 interface Frame { data: string | Buffer; binary: boolean; expect: Expect }

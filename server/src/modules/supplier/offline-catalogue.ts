@@ -7,6 +7,7 @@
 import type { ShapeKind } from '../../db/seed/catalogue-data.ts';
 import { productImageSvg, renderImage } from '../../db/seed/catalogue-images.ts';
 import type { CjCategoryData, CjListProduct, CjProductData, CjStockData } from './cj-types.ts';
+import { mulberry32 } from '../../lib/seeded-random.ts';
 
 export const OFFLINE_IMAGE_PREFIX = '/api/cj/offline-images/v1/';
 /** The label under the drawing: never the supplier's name (the images are the shop's, issue 23). */
@@ -179,17 +180,6 @@ const COLORS: Array<{ name: string; palette: [string, string] }> = [
 const SIZES = ['S', 'M', 'L', 'XL', 'XXL'];
 const SHOE_SIZES = ['38', '39', '40', '41', '42', '43'];
 
-/** Deterministic PRNG so that ids, prices and stock are the same everywhere. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A CJ-style id: upper-case UUID (never 24 hex characters, which mark saved products). */
 function uuid(rand: () => number): string {
