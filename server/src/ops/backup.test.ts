@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
@@ -12,8 +11,9 @@ import { claimPgliteDir } from '../db/pglite-lock.ts';
 import { seedCatalogue } from '../db/seed/catalogue.ts';
 import { demoImageKeys, fillDemoImages, withDemoImages } from '../db/seed/demo-images.ts';
 import { call, createAddressFor, createProduct, placeOrderFor } from '../test/commerce-factories.ts';
-import { createAdmin, createScratchPostgres, createUser, TEST_DB, testConfig, type TestApp, type TestUser } from '../test/test-app.ts';
+import { createAdmin, createUser, TEST_DB, testConfig, type TestApp, type TestUser } from '../test/test-app.ts';
 import { restoreBackup } from './restore.ts';
+import { createScratchSpace } from '../test/scratch-space.ts';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
 const JWT_SECRET = 'backup-test-secret-backup-test-secret-1';
@@ -116,19 +116,7 @@ async function fillShop(shop: Shop) {
 }
 
 describe(`backup and restore on ${TEST_DB}`, () => {
-  const dirs: string[] = [];
-  const drops: Array<() => Promise<void>> = [];
-  const tempDir = (prefix: string) => {
-    const dir = mkdtempSync(path.join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  const newDatabaseUrl = async () => {
-    if (TEST_DB !== 'postgres') return undefined;
-    const scratch = await createScratchPostgres();
-    drops.push(scratch.drop);
-    return scratch.url;
-  };
+  const { tempDir, newDatabaseUrl, cleanUp } = createScratchSpace();
   let source: Shop;
   let filled: Awaited<ReturnType<typeof fillShop>>;
   let sourceTables: Awaited<ReturnType<typeof snapshotTables>>;
@@ -142,8 +130,7 @@ describe(`backup and restore on ${TEST_DB}`, () => {
   });
   afterAll(async () => {
     await source.close().catch(() => undefined);
-    for (const drop of drops) await drop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await cleanUp();
   });
 
   it('backs up, restores into a fresh database and data directory, and the shop on it has every row and image, and the customer their orders', async () => {

@@ -1,8 +1,7 @@
 // Backups that do not hand out accounts, encrypted backups, and restores that cannot destroy
 // (issue 21 points 5 and 6), on the database under test.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
@@ -13,7 +12,8 @@ import { listTables } from '../db/catalog.ts';
 import { migrate } from '../db/migrate.ts';
 import { outbox } from '../db/schema.ts';
 import { openMail } from '../lib/mailer.ts';
-import { createScratchPostgres, createUser, TEST_DB, testConfig, type TestApp } from '../test/test-app.ts';
+import { createUser, TEST_DB, testConfig, type TestApp } from '../test/test-app.ts';
+import { createScratchSpace } from '../test/scratch-space.ts';
 import { createBackup, manifestSchema, sha256OfFile } from './backup.ts';
 import { ENCRYPTED_MAGIC } from './backup-crypto.ts';
 import { restoreBackup } from './restore.ts';
@@ -61,19 +61,7 @@ function decompressedDump(file: string, dir: string): string {
 }
 
 describe(`backups and restores on ${TEST_DB}: no account keys, encryption, nothing destroyed`, () => {
-  const dirs: string[] = [];
-  const drops: Array<() => Promise<void>> = [];
-  const tempDir = (prefix: string) => {
-    const dir = mkdtempSync(path.join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-  const newDatabaseUrl = async () => {
-    if (TEST_DB !== 'postgres') return undefined;
-    const scratch = await createScratchPostgres();
-    drops.push(scratch.drop);
-    return scratch.url;
-  };
+  const { tempDir, newDatabaseUrl, cleanUp } = createScratchSpace();
   let files: string;
   let source: { dataDir: string; databaseUrl: string | undefined };
   let plain: string;
@@ -98,8 +86,7 @@ describe(`backups and restores on ${TEST_DB}: no account keys, encryption, nothi
     plain = (await createBackup({ config: { ...source, pgBinDir: undefined }, out: path.join(files, 'plain.tar') })).file;
   }, 180_000);
   afterAll(async () => {
-    for (const drop of drops) await drop();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await cleanUp();
   });
 
   it('after a forgot-password, neither any text of the database nor the backup file (decompressed) holds the reset token', async () => {
