@@ -24,7 +24,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { openDatabase } from '../server/src/db/client.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { createScratchDatabase } from '../server/src/db/scratch.ts';
@@ -32,7 +31,7 @@ import { addresses, products, users } from '../server/src/db/schema.ts';
 import { ACCESS_COOKIE, startSession } from '../server/src/lib/auth.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import { createTokenSigner } from '../server/src/lib/tokens.ts';
-import { newGuestId, signGuestSession } from '../server/src/modules/chat/guest-session.ts';
+import { resendingChatGuest } from './lib/chat-guest.ts';
 import { findHaproxyBinary, readServerStates, renderFleetHaproxyConfig } from '../server/src/ops/haproxy.ts';
 import { freePortRange } from '../server/src/test/ports.ts';
 import { startRedisServer } from '../server/src/test/redis-server.ts';
@@ -167,38 +166,8 @@ async function buyerLoop(base: string, buyer: Buyer, productIds: string[], runni
 }
 
 /** A guest chatting through HAProxy: after a reconnect (its instance killed), unacknowledged messages are resent. */
-async function chatterLoop(wsBase: string, running: () => boolean, t: Tally) {
-  const cookie = `chat_guest=${signGuestSession(SECRET, { guestId: newGuestId(), name: 'Fleet Guest', email: 'guest@fleet.local', timestamp: Date.now() })}`;
-  const pending = new Map<string, string>();
-  let n = 0;
-  while (running()) {
-    const ws = await new Promise<WebSocket | null>((resolve) => {
-      const s = new WebSocket(`${wsBase}/ws/chat`, { headers: { cookie } });
-      s.once('open', () => resolve(s));
-      s.once('error', () => resolve(null));
-      s.once('unexpected-response', () => resolve(null));
-    });
-    if (!ws) { await sleep(300); continue; }
-    ws.on('error', () => {});
-    ws.on('message', (raw) => {
-      let e: { type?: string; clientId?: string; message?: { id: string } };
-      try { e = JSON.parse(String(raw)) as typeof e; } catch { return; }
-      if (e.type === 'ping') ws.send('{"type":"pong"}');
-      if (e.type === 'ack' && e.clientId && e.message) { t.chatAcked.set(e.clientId, e.message.id); pending.delete(e.clientId); }
-    });
-    for (const [clientId, content] of pending) { ws.send(JSON.stringify({ type: 'message', content, clientId })); t.chatResent += 1; }
-    while (running() && ws.readyState === WebSocket.OPEN) {
-      const clientId = `fleet-${randomBytes(6).toString('hex')}`;
-      const content = `message ${n++} about shipping`;
-      pending.set(clientId, content);
-      ws.send(JSON.stringify({ type: 'message', content, clientId }));
-      t.chatSent += 1;
-      await sleep(300 + Math.random() * 300);
-    }
-    if (ws.readyState === WebSocket.OPEN) { await sleep(1500); ws.close(); }
-  }
-  // Messages still unacknowledged at the end were never confirmed: counted as lost if not stored.
-  return pending.size;
+function chatterLoop(wsBase: string, running: () => boolean, t: Tally) {
+  return resendingChatGuest({ wsUrl: `${wsBase}/ws/chat`, secret: SECRET, name: 'Fleet Guest', email: 'guest@fleet.local', idPrefix: 'fleet', pauseMs: 300, running, tally: t });
 }
 
 async function waitForState(statsSocket: string, server: string, want: 'UP' | 'DOWN', timeoutMs = 60_000): Promise<number> {

@@ -24,7 +24,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { openDatabase } from '../server/src/db/client.ts';
 import { migrate } from '../server/src/db/migrate.ts';
 import { createScratchDatabase } from '../server/src/db/scratch.ts';
@@ -32,7 +31,7 @@ import { addresses, products, users } from '../server/src/db/schema.ts';
 import { ACCESS_COOKIE, startSession } from '../server/src/lib/auth.ts';
 import { newId } from '../server/src/lib/ids.ts';
 import { createTokenSigner } from '../server/src/lib/tokens.ts';
-import { newGuestId, signGuestSession } from '../server/src/modules/chat/guest-session.ts';
+import { resendingChatGuest } from './lib/chat-guest.ts';
 import { freePort } from '../server/src/test/ports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -161,35 +160,8 @@ async function buyerLoop(base: string, buyer: Buyer, productIds: string[], runni
 }
 
 /** A guest chatting: one message every ~300 ms; after a reconnect, unacknowledged messages are resent. */
-async function chatterLoop(port: number, running: () => boolean, t: Tally) {
-  const cookie = `chat_guest=${signGuestSession(SECRET, { guestId: newGuestId(), name: 'Chaos Guest', email: 'guest@chaos.local', timestamp: Date.now() })}`;
-  const pending = new Map<string, string>(); // clientId → content, until acknowledged
-  let n = 0;
-  while (running()) {
-    const ws = await new Promise<WebSocket | null>((resolve) => {
-      const s = new WebSocket(`ws://127.0.0.1:${port}/ws/chat`, { headers: { cookie } });
-      s.once('open', () => resolve(s));
-      s.once('error', () => resolve(null));
-      s.once('unexpected-response', () => resolve(null));
-    });
-    if (!ws) { await sleep(300); continue; }
-    ws.on('error', () => {});
-    ws.on('message', (raw) => {
-      const e = JSON.parse(String(raw)) as { type: string; clientId?: string; message?: { id: string } };
-      if (e.type === 'ping') ws.send('{"type":"pong"}');
-      if (e.type === 'ack' && e.clientId && e.message) { t.chatAcked.set(e.clientId, e.message.id); pending.delete(e.clientId); }
-    });
-    for (const [clientId, content] of pending) { ws.send(JSON.stringify({ type: 'message', content, clientId })); t.chatResent += 1; }
-    while (running() && ws.readyState === WebSocket.OPEN) {
-      const clientId = `chaos-${randomBytes(6).toString('hex')}`;
-      const content = `message ${n++} about shipping`;
-      pending.set(clientId, content);
-      ws.send(JSON.stringify({ type: 'message', content, clientId }));
-      t.chatSent += 1;
-      await sleep(200 + Math.random() * 200);
-    }
-    if (ws.readyState === WebSocket.OPEN) { await sleep(1500); ws.close(); } // the last acks
-  }
+function chatterLoop(port: number, running: () => boolean, t: Tally) {
+  return resendingChatGuest({ wsUrl: `ws://127.0.0.1:${port}/ws/chat`, secret: SECRET, name: 'Chaos Guest', email: 'guest@chaos.local', idPrefix: 'chaos', pauseMs: 200, running, tally: t });
 }
 
 async function check(url: string, startStock: Map<string, number>, t: Tally) {
