@@ -120,7 +120,7 @@ describe.skipIf(!RUN)('PostgreSQL outage: 503 + Retry-After on every route, reco
     expect(unavailable).toBeGreaterThan(routes.length);
     // A search nobody made yet (a catalogue answer made seconds ago may still be served from the
     // instance's micro-cache, which is fine during an outage): it needs the database.
-    const products = await t.app.inject({ method: 'GET', url: `/api/products?query=outage${Date.now()}` });
+    const products = await t.app.inject({ method: 'GET', url: `/api/products/search?query=outage${Date.now()}` });
     expect(products.statusCode).toBe(503);
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(503);
