@@ -11,7 +11,7 @@ const web = path.join(root, 'web');
 function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'dist-ssr') continue;
     const full = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
   }
@@ -22,7 +22,8 @@ function newestSource(dir) {
 export function buildWebIfStale() {
   const builtAt = (() => {
     try {
-      return statSync(path.join(web, 'dist/index.html')).mtimeMs;
+      // Both builds: the web app and its server-rendering bundle (made after it).
+      return Math.min(statSync(path.join(web, 'dist/index.html')).mtimeMs, statSync(path.join(web, 'dist-ssr/entry-server.js')).mtimeMs);
     } catch {
       return 0;
     }

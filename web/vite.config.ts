@@ -76,10 +76,19 @@ function keepPreviousAssets(): Plugin {
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
-export default defineConfig({
-  plugins: [react(), reactRouterTreeShaking(), keepPreviousAssets()],
-  build: {
-    outDir: process.env.WEB_OUT_DIR ?? 'dist',
+const outDir = process.env.WEB_OUT_DIR ?? 'dist';
+
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react(), reactRouterTreeShaking(), ...(isSsrBuild ? [] : [keepPreviousAssets()])],
+  // The server-rendering build (`vite build --ssr src/entry-server.tsx`) goes beside the web build,
+  // as `<outDir>-ssr` (web/dist-ssr), never inside it: the server serves the web build's files.
+  build: isSsrBuild ? {
+    outDir: `${outDir}-ssr`,
+    emptyOutDir: true,
+    sourcemap: false,
+    copyPublicDir: false,
+  } : {
+    outDir,
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,
@@ -89,6 +98,9 @@ export default defineConfig({
     // the page it serves (seo/route-preload.ts), so the page's code loads with the entry, not after it.
     manifest: true,
   },
+  // The server bundle takes its packages in (react-bootstrap's per-component imports such as
+  // react-bootstrap/Alert are folders, which Node's ES module loader cannot import): it runs on its own.
+  ssr: { noExternal: true },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/uploads': apiTarget, '/ws': { target: apiTarget, ws: true } },
@@ -102,4 +114,4 @@ export default defineConfig({
     // Generous per-test limit: on a busy 2-core machine jsdom renders can take seconds.
     testTimeout: 20_000,
   },
-});
+}));

@@ -25,6 +25,13 @@ const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
   stdio: 'inherit',
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// The server-rendering bundle, beside it (<web>-ssr, where the server looks for it).
+const ssrBuild = spawnSync('npx', ['vite', 'build', '--ssr', 'src/entry-server.tsx', '--logLevel', 'error'], {
+  cwd: path.join(root, 'web'),
+  env: { ...process.env, WEB_OUT_DIR: webDist },
+  stdio: 'inherit',
+});
+if (ssrBuild.status !== 0) process.exit(ssrBuild.status ?? 1);
 
 // The server's (JSON) log goes to a file, not to this process's output: tests read the mails (sign-up
 // confirmation, password reset) from it. Without SMTP_URL mail stays in the outbox table; outside

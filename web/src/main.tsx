@@ -2,28 +2,57 @@
 import './lib/zod-jitless';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
+import { hydrate } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
-import { AppRoutes } from './app/router';
+import { AppRoutes, preloadRoute } from './app/router';
+import { serverInitialState, type StoreState } from './app/store';
+import { SSR_DATA_ID, type SsrData } from './ssr/ssr-data';
 
 const queryClient = createQueryClient();
 
-const root = createRoot(document.getElementById('root')!);
-// The first render as a transition: React yields to the browser every few milliseconds instead of
-// rendering the whole shell in one long task (the main thread stays responsive while the app starts).
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <AppProviders queryClient={queryClient}>
-        <BrowserRouter>
-          <AppErrorBoundary>
-            <AppRoutes />
-          </AppErrorBoundary>
-        </BrowserRouter>
-      </AppProviders>
-    </StrictMode>,
-  );
-});
+const app = (storeState?: StoreState) => (
+  <StrictMode>
+    <AppProviders queryClient={queryClient} storeState={storeState}>
+      <BrowserRouter>
+        <AppErrorBoundary>
+          <AppRoutes />
+        </AppErrorBoundary>
+      </BrowserRouter>
+    </AppProviders>
+  </StrictMode>
+);
+
+/** The data of a server-rendered page, or null when the page is the plain shell (no server rendering). */
+function readSsrData(): SsrData | null {
+  const block = document.getElementById(SSR_DATA_ID);
+  if (!block?.textContent) return null;
+  try {
+    return JSON.parse(block.textContent) as SsrData;
+  } catch {
+    return null;
+  }
+}
+
+const container = document.getElementById('root')!;
+const ssrData = container.hasChildNodes() ? readSsrData() : null;
+
+if (ssrData) {
+  // The server rendered this page: the queries it loaded go into the cache (no refetch), the page's
+  // lazy code is loaded first (nothing suspends), and the first render is the server's state
+  // (anonymous, its theme); the browser's stored state follows right after hydration.
+  hydrate(queryClient, ssrData.queries);
+  void preloadRoute(window.location.pathname).finally(() => {
+    hydrateRoot(container, app(serverInitialState(ssrData.mode)));
+  });
+} else {
+  const root = createRoot(container);
+  // The first render as a transition: React yields to the browser every few milliseconds instead of
+  // rendering the whole shell in one long task (the main thread stays responsive while the app starts).
+  startTransition(() => {
+    root.render(app());
+  });
+}

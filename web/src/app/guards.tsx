@@ -14,7 +14,7 @@ const signinTarget = (path: string) => (isSigningOut() ? '/signin' : signinRedir
 function useSessionUser() {
   const { state } = useStore();
   // When nothing is stored yet but the visitor did not sign out, ask the server (session restore).
-  const needsLookup = !state.userInfo && !state.isLoggedOut;
+  const needsLookup = !state.userInfo && !state.isLoggedOut && !state.pendingRestore;
   const current = useCurrentUser(needsLookup);
   return { user: state.userInfo ?? (needsLookup ? current.data ?? null : null), isPending: needsLookup && current.isPending };
 }
@@ -24,9 +24,11 @@ function useSessionUser() {
  * redirect to /signin without a session (and, with `adminOnly`, for a customer); null when the page may show.
  */
 function useSignedInGuard(adminOnly: boolean): ReactElement | null {
+  const { state } = useStore();
   const { user, isPending } = useSessionUser();
   const location = useLocation();
-  if (isPending) return <LoadingBox />;
+  // Server-rendered (and hydrating): the session is known only once the browser's state is read.
+  if (isPending || state.pendingRestore) return <LoadingBox />;
   if (!user) return <Navigate to={signinTarget(location.pathname + location.search)} replace />;
   // A customer may sign in with an administrator account instead: /signin explains it and comes back here.
   if (adminOnly && !user.isAdmin) return <Navigate to={signinRedirectUrl(location.pathname + location.search)} replace />;

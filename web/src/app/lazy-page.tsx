@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 
 /** sessionStorage: when the page was last reloaded because a chunk failed to load. */
 export const CHUNK_RELOAD_KEY = 'shop:chunk-reload-at';
@@ -45,14 +45,26 @@ export function retryFailedChunks(): void {
   retryEpoch += 1;
 }
 
-export function lazyPage<P extends object>(factory: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
-  const state = { failedAt: -1 };
+/** A lazily loaded part that can be loaded ahead of its first render (before hydration). */
+export type LazyPart<P extends object> = ComponentType<P> & {
+  /** Loads the part's chunk; once it has loaded the part renders at once, without suspending. */
+  preload: () => Promise<void>;
+};
+
+export function lazyPage<P extends object>(factory: () => Promise<{ default: ComponentType<P> }>): LazyPart<P> {
+  const state: { failedAt: number; loaded: ComponentType<P> | null } = { failedAt: -1, loaded: null };
   const load = () =>
-    factory().catch((err: unknown) => {
-      if (reloadOnceForChunk()) return new Promise<never>(() => undefined); // the page is going away
-      state.failedAt = retryEpoch;
-      throw new ChunkLoadError(err);
-    });
+    factory().then(
+      (mod) => {
+        state.loaded = mod.default;
+        return mod;
+      },
+      (err: unknown) => {
+        if (reloadOnceForChunk()) return new Promise<never>(() => undefined); // the page is going away
+        state.failedAt = retryEpoch;
+        throw new ChunkLoadError(err);
+      },
+    );
   let shared = lazy(load);
   function LazyPage(props: P) {
     // Only after a Retry does a failed part import again (a render that simply repeats must not
@@ -61,8 +73,21 @@ export function lazyPage<P extends object>(factory: () => Promise<{ default: Com
       state.failedAt = -1;
       shared = lazy(load);
     }
-    const Component = shared;
+    // Loaded ahead (preload, before hydration): rendered directly, so hydration never waits on it.
+    // Chosen once per mount: switching between the two would remount the part.
+    const [direct] = useState(() => state.loaded);
+    const Component = direct ?? shared;
     return <Component {...props} />;
   }
+  let preloading: Promise<void> | null = null;
+  LazyPage.preload = () => {
+    preloading ??= load().then(
+      () => undefined,
+      () => {
+        preloading = null;
+      },
+    );
+    return preloading;
+  };
   return LazyPage;
 }

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { StoreProvider } from './store';
+import { StoreProvider, type StoreState } from './store';
 
 export function createQueryClient() {
   return new QueryClient({
@@ -10,10 +10,10 @@ export function createQueryClient() {
   });
 }
 
-export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
+export function AppProviders({ children, queryClient, storeState }: { children: ReactNode; queryClient: QueryClient; storeState?: StoreState }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <StoreProvider>{children}</StoreProvider>
+      <StoreProvider initialState={storeState}>{children}</StoreProvider>
     </QueryClientProvider>
   );
 }

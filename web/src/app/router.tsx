@@ -1,10 +1,10 @@
 import { Suspense, type ComponentType } from 'react';
-import { lazyPage } from './lazy-page';
-import { useRoutes, type RouteObject } from 'react-router';
+import { lazyPage, type LazyPart } from './lazy-page';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/PageLoading';
 import HomePage from '../features/products/pages/HomePage';
 import { GuestOnlyRoute, ProtectedRoute } from './guards';
-import { Layout } from './layout/Layout';
+import { Layout, preloadLayout } from './layout/Layout';
 
 export const page = (Page: ComponentType) => (
   <Suspense fallback={<PageLoading />}>
@@ -34,47 +34,79 @@ const ProfilePage = lazyPage(() => import('../features/users/pages/ProfilePage')
 const UnsubscribePage = lazyPage(() => import('../features/newsletter/pages/UnsubscribePage'));
 const DevMailboxPage = lazyPage(() => import('../features/dev-mailbox/pages/DevMailboxPage'));
 const InfoPage = lazyPage(() => import('../features/pages/pages/InfoPage'));
+const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
 
 const protectedPage = (Page: ComponentType) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
 const guestPage = (Page: ComponentType) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;
+
+interface RouteHandle {
+  /** Loads the route's lazy page (before hydration, so the server's markup hydrates without waiting). */
+  preload: () => Promise<void>;
+  /** The catch-all: the server answers 404. */
+  notFound?: true;
+}
+
+/** A route whose page is a lazy chunk. */
+const lazyRoute = (path: string, Page: LazyPart<object>, wrap: (Page: ComponentType) => ReturnType<typeof page> = page): RouteObject => ({
+  path,
+  element: wrap(Page),
+  handle: { preload: Page.preload } satisfies RouteHandle,
+});
 
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
       { path: '/', element: <HomePage /> },
-      { path: '/product/:slug', element: page(ProductPage) },
-      { path: '/cj-product/:slug', element: page(CjProductPage) },
-      { path: '/cart', element: page(CartPage) },
-      { path: '/search', element: page(SearchPage) },
-      { path: '/signin', element: page(SignInPage) },
-      { path: '/signup', element: page(SignUpPage) },
-      { path: '/forgot-password', element: guestPage(ForgotPasswordPage) },
-      { path: '/reset-password', element: guestPage(ResetPasswordPage) },
-      { path: '/privacy', element: page(PrivacyPage) },
-      { path: '/confirm-signup', element: page(ConfirmSignUpPage) },
-      { path: '/cj-products', element: page(CjProductsPublicPage) },
-      { path: '/newsletter/unsubscribe', element: page(UnsubscribePage) },
+      lazyRoute('/product/:slug', ProductPage),
+      lazyRoute('/cj-product/:slug', CjProductPage),
+      lazyRoute('/cart', CartPage),
+      lazyRoute('/search', SearchPage),
+      lazyRoute('/signin', SignInPage),
+      lazyRoute('/signup', SignUpPage),
+      lazyRoute('/forgot-password', ForgotPasswordPage, guestPage),
+      lazyRoute('/reset-password', ResetPasswordPage, guestPage),
+      lazyRoute('/privacy', PrivacyPage),
+      lazyRoute('/confirm-signup', ConfirmSignUpPage),
+      lazyRoute('/cj-products', CjProductsPublicPage),
+      lazyRoute('/newsletter/unsubscribe', UnsubscribePage),
       // Development only (the API answers 404 in production): the mail the shop kept.
-      { path: '/dev/mailbox', element: page(DevMailboxPage) },
-      { path: '/pages/:slug', element: page(InfoPage) },
-      { path: '/shipping', element: protectedPage(ShippingPage) },
-      { path: '/payment', element: protectedPage(PaymentPage) },
-      { path: '/placeorder', element: protectedPage(PlaceOrderPage) },
-      { path: '/order/:id', element: protectedPage(OrderPage) },
-      { path: '/orderhistory', element: protectedPage(OrderHistoryPage) },
-      { path: '/profile', element: protectedPage(ProfilePage) },
+      lazyRoute('/dev/mailbox', DevMailboxPage),
+      lazyRoute('/pages/:slug', InfoPage),
+      lazyRoute('/shipping', ShippingPage, protectedPage),
+      lazyRoute('/payment', PaymentPage, protectedPage),
+      lazyRoute('/placeorder', PlaceOrderPage, protectedPage),
+      lazyRoute('/order/:id', OrderPage, protectedPage),
+      lazyRoute('/orderhistory', OrderHistoryPage, protectedPage),
+      lazyRoute('/profile', ProfilePage, protectedPage),
       // The back office's routes and pages are one lazy chunk: shoppers never download them.
-      { path: '/admin/*', element: page(AdminRoutes) },
-      { path: '*', element: page(lazyPage(() => import('./NotFoundPage'))) },
+      lazyRoute('/admin/*', AdminRoutes),
+      { ...lazyRoute('*', NotFoundPage), handle: { preload: NotFoundPage.preload, notFound: true } satisfies RouteHandle },
     ],
   },
 ];
 
 /**
- * The app's routes, rendered by the declarative BrowserRouter (main.tsx): the data router's code
- * (loaders, actions, fetchers), none of which the app uses, would be a quarter of the initial chunk.
+ * The app's routes, rendered by the declarative BrowserRouter (main.tsx) and StaticRouter
+ * (entry-server.tsx): the data router's code (loaders, actions, fetchers), none of which the app
+ * uses, would be a quarter of the initial chunk. Lazy pages are loaded ahead of hydration with
+ * preloadRoute.
  */
 export function AppRoutes() {
   return useRoutes(routes);
+}
+
+/** The matched routes' handles for a path (the layout route has none). */
+function handlesFor(pathname: string): RouteHandle[] {
+  return (matchRoutes(routes, pathname) ?? []).flatMap((m) => (m.route.handle ? [m.route.handle as RouteHandle] : []));
+}
+
+/** Loads the code of the page at `pathname` and of the shell, so that rendering it does not suspend. */
+export async function preloadRoute(pathname: string): Promise<void> {
+  await Promise.all([preloadLayout(), ...handlesFor(pathname).map((h) => h.preload())]);
+}
+
+/** Whether `pathname` is no page of the app (the not-found page, answered with 404). */
+export function isNotFoundPath(pathname: string): boolean {
+  return handlesFor(pathname).some((h) => h.notFound);
 }

@@ -56,9 +56,16 @@ export interface StoreState {
     paymentMethod: string;
   };
   message: string | null;
+  /**
+   * Set while the state is the server-rendered one (anonymous, empty cart, the theme cookie's mode):
+   * the first render in the browser hydrates exactly what the server sent, then the state stored in
+   * the browser replaces it (RESTORE). Signed-in data therefore appears just after hydration.
+   */
+  pendingRestore?: true;
 }
 
 export type StoreAction =
+  | { type: 'RESTORE'; payload: StoreState }
   | { type: 'USER_SIGNIN'; payload: User }
   | { type: 'USER_UPDATE'; payload: User }
   | { type: 'USER_SIGNOUT' }
@@ -94,8 +101,33 @@ export function loadInitialState(): StoreState {
   };
 }
 
+/** The state a page is rendered with on the server: nobody signed in, an empty cart, the given theme. */
+export function serverInitialState(mode: Mode): StoreState {
+  return {
+    userInfo: null,
+    isLoggedOut: false,
+    mode,
+    cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
+    message: null,
+    pendingRestore: true,
+  };
+}
+
+/** The cookie the server reads to render the chosen theme (SSR); localStorage `mode` stays the client's own record. */
+export const MODE_COOKIE = 'mode';
+
+function writeModeCookie(mode: Mode): void {
+  try {
+    document.cookie = `${MODE_COOKIE}=${mode}; path=/; max-age=31536000; samesite=lax`;
+  } catch {
+    /* no document (tests without one) */
+  }
+}
+
 export function storeReducer(state: StoreState, action: StoreAction): StoreState {
   switch (action.type) {
+    case 'RESTORE':
+      return state.pendingRestore ? action.payload : state;
     case 'USER_SIGNIN':
       return { ...state, userInfo: action.payload, isLoggedOut: false };
     case 'USER_UPDATE':
@@ -145,7 +177,16 @@ export function StoreProvider({ children, initialState }: { children: ReactNode;
   // newer one saved meanwhile (by another tab).
   const cartAsLoaded = useRef(initialState ? null : state.cart.cartItems);
 
+  // After hydration: the state stored in this browser replaces the server-rendered one.
   useEffect(() => {
+    if (!state.pendingRestore) return;
+    const stored = loadInitialState();
+    cartAsLoaded.current = stored.cart.cartItems;
+    dispatch({ type: 'RESTORE', payload: stored });
+  }, [state.pendingRestore]);
+
+  useEffect(() => {
+    if (state.pendingRestore) return;
     writeJson(storageKeys.userInfo, state.userInfo);
     writeJson(storageKeys.isLoggedOut, state.isLoggedOut);
     writeJson(storageKeys.mode, state.mode);
@@ -157,8 +198,11 @@ export function StoreProvider({ children, initialState }: { children: ReactNode;
   }, [state]);
 
   useEffect(() => {
+    // The page's theme was set before the first paint (index.html's theme script, the server's cookie).
+    if (state.pendingRestore) return;
     document.documentElement.setAttribute('data-bs-theme', state.mode);
-  }, [state.mode]);
+    writeModeCookie(state.mode);
+  }, [state.mode, state.pendingRestore]);
 
   const value = useMemo(() => ({ state, dispatch }), [state]);
   return <StoreContext.Provider value={value}>{children}</StoreContext.Provider>;

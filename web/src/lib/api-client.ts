@@ -61,9 +61,24 @@ function buildUrl(path: string, params?: RequestOptions['params']): string {
   return qs ? `${url}?${qs}` : url;
 }
 
+/** What the API calls go through: the browser's fetch, or the server's own in-process one during SSR. */
+export type ApiFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+let serverFetch: (() => ApiFetch | undefined) | null = null;
+
+/**
+ * Server rendering only (entry-server.tsx): the page's data is read with the same query functions
+ * as in the browser, but each request's calls go to the server's own routes in-process. `resolve`
+ * returns the fetch of the request being rendered (kept per request, never shared).
+ */
+export function setServerFetch(resolve: () => ApiFetch | undefined): void {
+  serverFetch = resolve;
+}
+
 async function send(path: string, opts: RequestOptions): Promise<Response> {
   const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
-  return fetch(buildUrl(path, opts.params), {
+  const fetcher: ApiFetch = serverFetch?.() ?? fetch;
+  return fetcher(buildUrl(path, opts.params), {
     method: opts.method ?? 'GET',
     credentials: 'include',
     headers: opts.body !== undefined && !isForm ? { 'content-type': 'application/json' } : undefined,

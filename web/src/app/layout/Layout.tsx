@@ -6,11 +6,17 @@ import { lazyPage } from '../lazy-page';
 import { PageErrorBoundary } from '../PageErrorBoundary';
 import { Header } from './Header';
 import { ScrollRestoration } from './ScrollRestoration';
+import { useStore } from '../store';
 
 // Toasts, idle timer, footer, cookie notice, chat button: one chunk, not part of the first load.
 const ShellEnd = lazyPage(() => import('./ShellEnd'));
 
+/** Loads the shell's lazy part (before hydration: the server rendered it). */
+export const preloadLayout = () => ShellEnd.preload();
+
 export function Layout() {
+  // The session and cart are kept in step once the browser's stored state is read (after hydration).
+  const { state } = useStore();
   return (
     <div className="d-flex flex-column min-vh-100">
       <a href="#main-content" className="visually-hidden-focusable shop-skip-link">
@@ -18,8 +24,12 @@ export function Layout() {
       </a>
       {/* A new page opens at the top; back/forward returns to where the shopper was. */}
       <ScrollRestoration />
-      <CartSync />
-      <SessionSync />
+      {!state.pendingRestore && (
+        <>
+          <CartSync />
+          <SessionSync />
+        </>
+      )}
       <Header />
       <main id="main-content" className="flex-grow-1" tabIndex={-1}>
         <div className="container py-3">

@@ -1,0 +1,148 @@
+// Server rendering of the storefront (built with `vite build --ssr`, loaded by server/src/lib/ssr.ts).
+import './lib/zod-jitless';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Writable } from 'node:stream';
+import { dehydrate, type QueryClient } from '@tanstack/react-query';
+import { StrictMode, type ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { matchPath, StaticRouter } from 'react-router';
+import { AppErrorBoundary } from './app/AppErrorBoundary';
+import { AppProviders, createQueryClient } from './app/providers';
+import { AppRoutes, isNotFoundPath, preloadRoute } from './app/router';
+import { serverInitialState, type Mode } from './app/store';
+import { cjProductBySlugQueryOptions } from './features/cj/api/get-cj-product-by-slug';
+import { pageQueryOptions } from './features/pages/api/pages';
+import { categoriesQueryOptions } from './features/products/api/get-categories';
+import { productQueryOptions } from './features/products/api/get-product';
+import { productsQueryOptions } from './features/products/api/get-products';
+import { searchQueryOptions } from './features/search/api/search-products';
+import { parseSearchFilters } from './features/search/lib/search-filters';
+import { ApiError, setServerFetch, type ApiFetch } from './lib/api-client';
+import { jsonForScript, type SsrData } from './ssr/ssr-data';
+
+export { SSR_DATA_ID } from './ssr/ssr-data';
+
+/** The request being rendered: its API calls go to the server's own routes (in-process, anonymous). */
+const requestFetch = new AsyncLocalStorage<ApiFetch>();
+setServerFetch(() => requestFetch.getStore());
+
+export interface RenderRequest {
+  /** The page's path and query string (/search?query=x). */
+  url: string;
+  /** The theme to render (the visitor's `mode` cookie; light without one). */
+  mode: Mode;
+  /** Answers the page's API reads; the server passes its own routes, called without the visitor's cookies. */
+  fetch: ApiFetch;
+  /** Rendering that takes longer is abandoned (the server then sends the client-rendered shell). */
+  timeoutMs: number;
+}
+
+export interface RenderResult {
+  /** 404 for no page of the app and for a product, supplier product or information page that does not exist. */
+  status: number;
+  /** The markup of `<div id="root">`. */
+  appHtml: string;
+  /** JSON (safe inside a script element) of SsrData. */
+  data: string;
+}
+
+/** A read that answered 404 (or 400: a slug no page can have) means the page does not exist. */
+const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
+
+/**
+ * Loads the data the page at `pathname` shows, through the query options its components use (so
+ * the keys and functions are the same ones). Returns whether the page's own subject is missing.
+ */
+async function prefetch(queryClient: QueryClient, pathname: string, params: URLSearchParams): Promise<boolean> {
+  // No retry on the server: a failed read is the browser's to retry.
+  const load = <T,>(options: T) => queryClient.prefetchQuery({ ...(options as Parameters<QueryClient['prefetchQuery']>[0]), retry: false });
+  const reads: Promise<unknown>[] = [load(categoriesQueryOptions())];
+  let subject: readonly unknown[] | null = null;
+  const slug = (pattern: string) => matchPath(pattern, pathname)?.params.slug;
+  if (pathname === '/') {
+    reads.push(load(productsQueryOptions()));
+  } else if (pathname === '/search') {
+    reads.push(load(searchQueryOptions(parseSearchFilters(params))));
+  } else if (slug('/product/:slug') !== undefined) {
+    const options = productQueryOptions(slug('/product/:slug')!);
+    subject = options.queryKey;
+    reads.push(load(options));
+  } else if (slug('/cj-product/:slug') !== undefined) {
+    const options = cjProductBySlugQueryOptions(slug('/cj-product/:slug')!);
+    subject = options.queryKey;
+    reads.push(load(options));
+  } else if (slug('/pages/:slug') !== undefined) {
+    const options = pageQueryOptions(slug('/pages/:slug')!);
+    subject = options.queryKey;
+    reads.push(load(options));
+  }
+  await Promise.all(reads);
+  const missing = subject !== null && isMissing(queryClient.getQueryState(subject)?.error);
+  // A failed read is left to the browser (it retries and shows the error): the server renders its
+  // loading state, as the browser's first render does, so hydration matches.
+  queryClient.removeQueries({ predicate: (query) => query.state.status !== 'success' });
+  return missing;
+}
+
+function renderToString(element: ReactNode, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let failed: unknown = null;
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        callback();
+      },
+      final(callback) {
+        callback();
+        if (failed) reject(failed instanceof Error ? failed : new Error(String(failed)));
+        else resolve(Buffer.concat(chunks).toString('utf8'));
+      },
+    });
+    const stream = renderToPipeableStream(element, {
+      // Everything (lazy pages, the footer) is in before a byte goes out: a browser without
+      // JavaScript gets the whole page, and a failure can still fall back to the plain shell.
+      onAllReady() {
+        clearTimeout(timer);
+        stream.pipe(sink);
+      },
+      onShellError(error) {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+      onError(error) {
+        // Any error (React would render that part on the client, with a warning): the whole page falls back.
+        failed ??= error;
+      },
+    });
+    const timer = setTimeout(() => {
+      failed ??= new Error(`server rendering took longer than ${timeoutMs} ms`);
+      stream.abort(failed);
+    }, timeoutMs);
+  });
+}
+
+/** Renders the storefront page at `request.url` with the data it needs. Throws when it cannot (the server then sends the shell). */
+export async function render(request: RenderRequest): Promise<RenderResult> {
+  const url = new URL(request.url, 'http://localhost');
+  const queryClient = createQueryClient();
+  const [missing] = await Promise.all([
+    requestFetch.run(request.fetch, () => prefetch(queryClient, url.pathname, url.searchParams)),
+    preloadRoute(url.pathname),
+  ]);
+  const appHtml = await renderToString(
+    <StrictMode>
+      <AppProviders queryClient={queryClient} storeState={serverInitialState(request.mode)}>
+        <StaticRouter location={url.pathname + url.search}>
+          <AppErrorBoundary>
+            <AppRoutes />
+          </AppErrorBoundary>
+        </StaticRouter>
+      </AppProviders>
+    </StrictMode>,
+    request.timeoutMs,
+  );
+  const data: SsrData = { mode: request.mode, queries: dehydrate(queryClient) };
+  queryClient.clear();
+  return { status: missing || isNotFoundPath(url.pathname) ? 404 : 200, appHtml, data: jsonForScript(data) };
+}
