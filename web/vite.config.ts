@@ -3,6 +3,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { THEME_SCRIPT } from '../contracts/src/theme';
 import { DEFAULT_KEEP_BUILDS, DEFAULT_KEEP_DAYS, envCount, planAssetRetention, type AssetBuild } from './src/lib/asset-retention';
 
 /**
@@ -74,12 +75,20 @@ function keepPreviousAssets(): Plugin {
   };
 }
 
+/** index.html's theme script (contracts/src/theme.ts), first in the head: the theme is right on the first paint. */
+function themeScript(): Plugin {
+  return {
+    name: 'shop:theme-script',
+    transformIndexHtml: () => [{ tag: 'script', children: THEME_SCRIPT, injectTo: 'head-prepend' }],
+  };
+}
+
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
 const outDir = process.env.WEB_OUT_DIR ?? 'dist';
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), reactRouterTreeShaking(), ...(isSsrBuild ? [] : [keepPreviousAssets()])],
+  plugins: [react(), reactRouterTreeShaking(), themeScript(), ...(isSsrBuild ? [] : [keepPreviousAssets()])],
   // The server-rendering build (`vite build --ssr src/entry-server.tsx`) goes beside the web build,
   // as `<outDir>-ssr` (web/dist-ssr), never inside it: the server serves the web build's files.
   build: isSsrBuild ? {

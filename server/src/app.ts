@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { THEME_SCRIPT } from '@shop/contracts/theme';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
@@ -27,6 +29,8 @@ import { createFailoverRateLimiter, createMemoryRateLimiter, type RateLimiter } 
 import { createRedisClient } from './lib/redis.ts';
 import { watchRedis } from './lib/redis-health.ts';
 import { registerSpa } from './lib/spa.ts';
+import { catalogueCacheFor } from './modules/products/catalogue-cache.ts';
+import { RESPONSE_TTL_MS, wantsFresh } from './modules/products/cached-response.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
 import { chatSocketRoutes } from './modules/chat/index.ts';
@@ -132,7 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", 'https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
+        // The theme script index.html runs before the first paint (contracts/src/theme.ts), by its hash.
+        scriptSrc: ["'self'", `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`, 'https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
@@ -179,7 +184,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   // The chat websocket lives at /ws/chat, outside /api (SPEC §7).
   await app.register(chatSocketRoutes);
-  await registerSpa(app, config.webDistDir, ctx.htmlTransforms);
+  await registerSpa(app, config.webDistDir, ctx.htmlTransforms, {
+    ssrTimeoutMs: config.ssrTimeoutMs,
+    // Anonymous pages are micro-cached like the catalogue reads they show, and cleared with them.
+    pageCache: catalogueCacheFor(ctx.db),
+    pageTtlMs: RESPONSE_TTL_MS,
+    wantsFresh,
+  });
   return app;
 }
 

@@ -28,6 +28,7 @@ const envSchema = z.object({
   COOKIE_SECURE: bool.optional(),
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  SSR_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SMTP_URL: z.string().optional(),
@@ -104,6 +105,8 @@ export interface Config {
   cookieSecure: boolean;
   trustProxy: boolean;
   webDistDir: string;
+  /** Server rendering of a page that takes longer is abandoned (the plain shell is sent): SSR_TIMEOUT_MS; 0 turns server rendering off. */
+  ssrTimeoutMs: number;
   logLevel: Env['LOG_LEVEL'];
   /** 'pretty': readable coloured lines (pino-pretty); 'json': one JSON object a line. From LOG_FORMAT (auto: pretty on a terminal outside production). */
   logFormat: 'json' | 'pretty';
@@ -223,6 +226,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE ?? isProduction,
     trustProxy: e.TRUST_PROXY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    ssrTimeoutMs: e.SSR_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT === 'auto' ? (!isProduction && process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     smtpUrl: e.SMTP_URL || undefined,

@@ -5,10 +5,10 @@ import { Writable } from 'node:stream';
 import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { matchPath, StaticRouter } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
-import { AppRoutes, isNotFoundPath, preloadRoute } from './app/router';
+import { AppRoutes, isNotFoundPath, matchPage, preloadRoute } from './app/router';
 import { serverInitialState, type Mode } from './app/store';
 import { cjProductBySlugQueryOptions } from './features/cj/api/get-cj-product-by-slug';
 import { pageQueryOptions } from './features/pages/api/pages';
@@ -42,6 +42,8 @@ export interface RenderResult {
   status: number;
   /** The markup of `<div id="root">`. */
   appHtml: string;
+  /** Resource hints React emitted for the page (preloads of its first images), for the document's head. */
+  headHtml: string;
   /** JSON (safe inside a script element) of SsrData. */
   data: string;
 }
@@ -58,23 +60,27 @@ async function prefetch(queryClient: QueryClient, pathname: string, params: URLS
   const load = <T,>(options: T) => queryClient.prefetchQuery({ ...(options as Parameters<QueryClient['prefetchQuery']>[0]), retry: false });
   const reads: Promise<unknown>[] = [load(categoriesQueryOptions())];
   let subject: readonly unknown[] | null = null;
-  const slug = (pattern: string) => matchPath(pattern, pathname)?.params.slug;
-  if (pathname === '/') {
-    reads.push(load(productsQueryOptions()));
-  } else if (pathname === '/search') {
-    reads.push(load(searchQueryOptions(parseSearchFilters(params))));
-  } else if (slug('/product/:slug') !== undefined) {
-    const options = productQueryOptions(slug('/product/:slug')!);
-    subject = options.queryKey;
-    reads.push(load(options));
-  } else if (slug('/cj-product/:slug') !== undefined) {
-    const options = cjProductBySlugQueryOptions(slug('/cj-product/:slug')!);
-    subject = options.queryKey;
-    reads.push(load(options));
-  } else if (slug('/pages/:slug') !== undefined) {
-    const options = pageQueryOptions(slug('/pages/:slug')!);
-    subject = options.queryKey;
-    reads.push(load(options));
+  const page = matchPage(pathname);
+  const slug = page?.params.slug ?? '';
+  switch (page?.path) {
+    case '/':
+      reads.push(load(productsQueryOptions()));
+      break;
+    case '/search':
+      reads.push(load(searchQueryOptions(parseSearchFilters(params))));
+      break;
+    case '/product/:slug':
+      subject = productQueryOptions(slug).queryKey;
+      reads.push(load(productQueryOptions(slug)));
+      break;
+    case '/cj-product/:slug':
+      subject = cjProductBySlugQueryOptions(slug).queryKey;
+      reads.push(load(cjProductBySlugQueryOptions(slug)));
+      break;
+    case '/pages/:slug':
+      subject = pageQueryOptions(slug).queryKey;
+      reads.push(load(pageQueryOptions(slug)));
+      break;
   }
   await Promise.all(reads);
   const missing = subject !== null && isMissing(queryClient.getQueryState(subject)?.error);
@@ -100,6 +106,9 @@ function renderToString(element: ReactNode, timeoutMs: number): Promise<string> 
       },
     });
     const stream = renderToPipeableStream(element, {
+      // Every boundary inline, however large: no boundary is sent hidden to be revealed by a script
+      // (a browser without JavaScript would not see it, and the Content-Security-Policy forbids inline scripts).
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       // Everything (lazy pages, the footer) is in before a byte goes out: a browser without
       // JavaScript gets the whole page, and a failure can still fall back to the plain shell.
       onAllReady() {
@@ -130,7 +139,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     requestFetch.run(request.fetch, () => prefetch(queryClient, url.pathname, url.searchParams)),
     preloadRoute(url.pathname),
   ]);
-  const appHtml = await renderToString(
+  const html = await renderToString(
     <StrictMode>
       <AppProviders queryClient={queryClient} storeState={serverInitialState(request.mode)}>
         <StaticRouter location={url.pathname + url.search}>
@@ -142,7 +151,18 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     </StrictMode>,
     request.timeoutMs,
   );
+  // Inline scripts would mean a part left to the browser (React's instructions), which the
+  // Content-Security-Policy would block: the page is not sent like that.
+  if (html.includes('<script')) throw new Error('server-rendered page holds inline scripts');
   const data: SsrData = { mode: request.mode, queries: dehydrate(queryClient) };
   queryClient.clear();
-  return { status: missing || isNotFoundPath(url.pathname) ? 404 : 200, appHtml, data: jsonForScript(data) };
+  // React puts the hints of preload() calls first when it renders no <head> of its own; they belong
+  // in the head (in the root element they would not match what the browser renders).
+  const headHtml = /^(?:<link\b[^>]*>)*/.exec(html)?.[0] ?? '';
+  return {
+    status: missing || isNotFoundPath(url.pathname) ? 404 : 200,
+    appHtml: html.slice(headHtml.length),
+    headHtml,
+    data: jsonForScript(data),
+  };
 }

@@ -1,8 +1,34 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { HtmlTransform } from './context.ts';
+import { fillTemplate, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
+
+/** The shared cache the anonymous pages are micro-cached in (the catalogue's: product writes clear it). */
+export interface PageCache {
+  remember<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
+}
+
+export interface SpaOptions {
+  /** Server rendering of a page that takes longer is abandoned (the shell is sent); 0: no server rendering. */
+  ssrTimeoutMs: number;
+  /** Where anonymous visitors' rendered pages are kept for `pageTtlMs`. */
+  pageCache: PageCache;
+  pageTtlMs: number;
+  /** Whether the request asks for a fresh answer (Cache-Control: no-cache), skipping the cache. */
+  wantsFresh: (request: FastifyRequest) => boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set while the HTML transforms run for a page rendered on the server (its public data is in the page). */
+    serverRendered: boolean;
+  }
+}
+
+/** Longer URLs (a huge query string) get the plain shell: no real page has one. */
+const MAX_RENDERED_URL = 2048;
 
 /** A request path that can only be a file (has an extension in its last segment): /assets/x.js, /favicon.ico. */
 function looksLikeFile(pathname: string): boolean {
@@ -29,8 +55,15 @@ function cleanPath(url: string): string | null {
  * The page goes through the registered HTML transforms (SEO tags, preloads) unless its path is
  * undecodable or holds control characters, which no real page has: such a URL gets the plain page,
  * and the app shows its not-found state. A transform that fails is skipped, never a 500.
+ *
+ * With the web build's server-rendering bundle (lib/ssr.ts), the page is rendered on the server
+ * too: its markup and data go into the root element (404 for no page of the app). If rendering fails
+ * or takes longer than `ssrTimeoutMs`, the plain page is sent as before (200). A visitor with no
+ * cookie but the theme's gets the page from a micro-cache (per URL, host and theme, for
+ * `pageTtlMs`, cleared by product writes with the catalogue); a request with any other cookie (a
+ * session) is rendered for itself and never cached.
  */
-export async function registerSpa(app: FastifyInstance, distDir: string, transforms: HtmlTransform[]) {
+export async function registerSpa(app: FastifyInstance, distDir: string, transforms: HtmlTransform[], options: SpaOptions) {
   const indexFile = path.join(distDir, 'index.html');
   const hasBuild = existsSync(indexFile);
   if (hasBuild) {
@@ -53,6 +86,50 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
     app.log.warn({ distDir }, 'web app not built; run `npm run build` to serve the storefront');
   }
   let indexHtml: string | undefined;
+  const renderer = hasBuild ? await loadPageRenderer(app, distDir, options.ssrTimeoutMs) : null;
+  app.decorateRequest('serverRendered', false);
+
+  /** index.html through the transforms (SEO tags, preloads). */
+  async function transformed(request: FastifyRequest, clean: boolean): Promise<string> {
+    indexHtml ??= readFileSync(indexFile, 'utf8');
+    let html = indexHtml;
+    if (!clean) return html;
+    for (const transform of transforms) {
+      try {
+        html = (await transform(request, html)) ?? html;
+      } catch (err) {
+        request.log.error({ err }, 'page transform failed; serving the page without it');
+      }
+    }
+    return html;
+  }
+
+  /** The server-rendered page, or null when it cannot be (the caller sends the plain one). */
+  async function rendered(request: FastifyRequest): Promise<{ status: number; html: string } | null> {
+    if (!renderer || request.url.length > MAX_RENDERED_URL) return null;
+    const build = async () => {
+      let page: RenderedPage;
+      try {
+        page = await renderer.render(request);
+      } catch (err) {
+        request.log.error({ err, url: request.url }, 'server rendering failed; serving the client-rendered page');
+        throw err;
+      }
+      // The transforms know the page's public data is in it (no preloads of it).
+      request.serverRendered = true;
+      const html = fillTemplate(await transformed(request, true), page);
+      if (html === null) throw new Error('index.html has no <div id="root"></div>');
+      return { status: page.status, html };
+    };
+    try {
+      if (!isAnonymous(request) || options.wantsFresh(request)) return await build();
+      const key = `page\u0000${request.host}\u0000${themeOf(request)}\u0000${request.url}`;
+      return await options.pageCache.remember(key, options.pageTtlMs, build);
+    } catch {
+      request.serverRendered = false;
+      return null;
+    }
+  }
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
@@ -65,17 +142,14 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
     if (!isPage) {
       return reply.status(404).send({ message: `Route ${request.method} ${pathname} not found`, code: 'NOT_FOUND' });
     }
-    indexHtml ??= readFileSync(indexFile, 'utf8');
-    let html = indexHtml;
-    if (cleanPath(request.url) !== null) {
-      for (const transform of transforms) {
-        try {
-          html = (await transform(request, html)) ?? html;
-        } catch (err) {
-          request.log.error({ err }, 'page transform failed; serving the page without it');
-        }
-      }
-    }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    const clean = cleanPath(request.url) !== null;
+    const page = clean ? await rendered(request) : null;
+    const html = page?.html ?? (await transformed(request, clean));
+    return reply
+      .status(page?.status ?? 200)
+      // A page rendered for a signed-in visitor is theirs alone.
+      .header('cache-control', isAnonymous(request) ? 'no-cache' : 'private, no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html);
   });
 }

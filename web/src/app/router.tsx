@@ -106,6 +106,12 @@ export async function preloadRoute(pathname: string): Promise<void> {
   await Promise.all([preloadLayout(), ...handlesFor(pathname).map((h) => h.preload())]);
 }
 
+/** The page route matched by `pathname` (its pattern and parameters, decoded as the router does), or null. */
+export function matchPage(pathname: string): { path: string; params: Record<string, string | undefined> } | null {
+  const leaf = matchRoutes(routes, pathname)?.at(-1);
+  return leaf ? { path: leaf.route.path ?? '', params: leaf.params } : null;
+}
+
 /** Whether `pathname` is no page of the app (the not-found page, answered with 404). */
 export function isNotFoundPath(pathname: string): boolean {
   return handlesFor(pathname).some((h) => h.notFound);

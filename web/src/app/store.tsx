@@ -1,6 +1,7 @@
 import type { CjData, Product, User } from '@shop/contracts';
 import type { DEFAULT_PAYMENT_METHOD as CONTRACT_DEFAULT_PAYMENT_METHOD } from '@shop/contracts/constants';
 import { createContext, useContext, useEffect, useMemo, useReducer, useRef, type Dispatch, type ReactNode } from 'react';
+import { THEME_COOKIE } from '@shop/contracts/theme';
 import { readJson, removeKey, storageKeys, writeJson } from '../lib/storage';
 
 /** One line of the cart (SPEC.md section 3, "Cart item"). */
@@ -114,11 +115,9 @@ export function serverInitialState(mode: Mode): StoreState {
 }
 
 /** The cookie the server reads to render the chosen theme (SSR); localStorage `mode` stays the client's own record. */
-export const MODE_COOKIE = 'mode';
-
 function writeModeCookie(mode: Mode): void {
   try {
-    document.cookie = `${MODE_COOKIE}=${mode}; path=/; max-age=31536000; samesite=lax`;
+    document.cookie = `${THEME_COOKIE}=${mode}; path=/; max-age=31536000; samesite=lax`;
   } catch {
     /* no document (tests without one) */
   }

@@ -164,13 +164,14 @@ export const fetchPreload = (href: string) => `<link rel="preload" as="fetch" hr
 export const modulePreload = (file: string) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file.replace(/^\//, ''))}" />`;
 
 /** The preload tags for a request: the page's chunks, then the API reads it starts with. */
-export function routePreloadTags(manifest: ViteManifest | null, request: Pick<FastifyRequest, 'url' | 'cookies'>): string[] {
+export function routePreloadTags(manifest: ViteManifest | null, request: Pick<FastifyRequest, 'url' | 'cookies'> & { serverRendered?: boolean }): string[] {
   const pathname = request.url.split(/[?#]/)[0] ?? '/';
   const route = routePage(pathname);
   if (!route) return [];
   const signedIn = Boolean(request.cookies?.[ACCESS_COOKIE]);
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).split('#')[0]! : '';
-  const pageData = route.module === SEARCH_PAGE ? [searchApiPath(query)] : (route.data ?? []);
+  // A server-rendered page holds its public data already (lib/ssr.ts): only the session's reads are preloaded.
+  const pageData = request.serverRendered ? [] : route.module === SEARCH_PAGE ? [searchApiPath(query)] : (route.data ?? []);
   const data = [...(signedIn ? SESSION_DATA : []), ...pageData, ...(signedIn ? (route.signedInData ?? []) : [])];
   const chunks = manifest && route.module ? moduleChunkFiles(manifest, route.module) : [];
   return [...chunks.map(modulePreload), ...data.map(fetchPreload)];

@@ -1,0 +1,89 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * Server rendering (issue #22): the storefront's content is in the first response (a browser
+ * without JavaScript sees it), and the page the browser then hydrates works with no warning at all.
+ */
+
+interface CatalogueProduct { name: string; slug: string; description: string; image: string; finalPrice: number; countInStock: number }
+
+/** A product of the home grid that can be bought (the demo catalogue). */
+async function aProduct(request: APIRequestContext): Promise<CatalogueProduct> {
+  const res = await request.get('/api/products');
+  expect(res.ok()).toBe(true);
+  const products = (await res.json()) as CatalogueProduct[];
+  const product = products.find((p) => p.countInStock > 0 && p.description.trim().length > 0);
+  expect(product, 'a product in stock on the home grid').toBeTruthy();
+  return product!;
+}
+
+const money = (n: number) => `$${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)}`;
+
+test('without JavaScript: the product page, home and search show their content', async ({ browser, request }) => {
+  const product = await aProduct(request);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+
+  const res = await page.goto(`/product/${product.slug}`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+  await expect(page.getByText(money(product.finalPrice)).first()).toBeVisible();
+  await expect(page.getByText(product.description.trim().slice(0, 40)).first()).toBeVisible();
+  await expect(page.getByRole('img', { name: product.name }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeVisible();
+
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: product.name, exact: true })).toHaveAttribute('href', `/product/${product.slug}`);
+  await expect(page.getByRole('contentinfo')).toBeVisible(); // the footer
+
+  const word = product.name.split(' ')[0]!;
+  await page.goto(`/search?query=${encodeURIComponent(word)}`);
+  await expect(page.getByRole('link', { name: product.name, exact: true })).toBeVisible();
+  await expect(page.getByText(/\d+ Results : /)).toBeVisible();
+
+  const missing = await page.goto('/no-such-page-anywhere');
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+  await context.close();
+});
+
+/** Every console warning and error and every uncaught error of `page`. */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  return problems;
+}
+
+test('with JavaScript: the server-rendered pages hydrate without a warning and the product page adds to the cart', async ({ page, request }) => {
+  const product = await aProduct(request);
+  const problems = watchConsole(page);
+  const productReads: string[] = [];
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname.startsWith('/api/products/slug/')) productReads.push(req.url());
+  });
+
+  await page.goto(`/product/${product.slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByTestId('cart-badge')).toHaveText('1');
+  // The product came with the page (dehydrated queries): the browser did not fetch it again.
+  expect(productReads).toEqual([]);
+
+  for (const url of ['/', `/search?query=${encodeURIComponent(product.name.split(' ')[0]!)}`, '/privacy', '/no-such-page-anywhere']) {
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+  }
+  // The dark theme chosen is rendered by the server (cookie) and hydrates as well.
+  await page.getByRole('switch', { name: 'Dark mode' }).check();
+  await page.goto(`/product/${product.slug}`);
+  await expect(page.locator('html')).toHaveAttribute('data-bs-theme', 'dark');
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('switch', { name: 'Dark mode' })).toBeChecked();
+  await expect(page.getByTestId('cart-badge')).toHaveText('1');
+
+  expect(problems.filter((p) => /hydrat|did not match|error/i.test(p) || p.startsWith('warning'))).toEqual([]);
+});

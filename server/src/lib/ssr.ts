@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseThemeCookie, THEME_COOKIE, type ThemeMode } from '@shop/contracts/theme';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** What the web app's server entry (web/src/entry-server.tsx, built into `<web dist>-ssr/`) exports. */
+interface SsrEntry {
+  SSR_DATA_ID: string;
+  render(request: {
+    url: string;
+    mode: ThemeMode;
+    fetch: (url: string, init: RequestInit) => Promise<Response>;
+    timeoutMs: number;
+  }): Promise<{ status: number; appHtml: string; headHtml: string; data: string }>;
+}
+
+/** A page rendered on the server, ready to go into index.html. */
+export interface RenderedPage {
+  status: number;
+  mode: ThemeMode;
+  appHtml: string;
+  /** Resource hints for the head (React's preloads of the page's first images). */
+  headHtml: string;
+  /** The `<script type="application/json">` element with the page's data (dehydrated queries, theme). */
+  dataScript: string;
+}
+
+export interface PageRenderer {
+  render(request: FastifyRequest): Promise<RenderedPage>;
+}
+
+/** Where the server-rendering bundle of a web build lives: beside it, `<distDir>-ssr/entry-server.js`. */
+export const ssrEntryFile = (distDir: string) => `${distDir.replace(/[\\/]+$/, '')}-ssr/entry-server.js`;
+
+/** The theme to render: the visitor's `mode` cookie, light without one (index.html's theme script corrects it before the first paint). */
+export function themeOf(request: FastifyRequest): ThemeMode {
+  return parseThemeCookie(request.cookies[THEME_COOKIE]) ?? 'light';
+}
+
+/**
+ * Whether the request carries nothing but the theme cookie: its page may come from (and go into) the
+ * shared micro-cache. Any other cookie (a session, a guest chat, anything) keeps the page private.
+ */
+export function isAnonymous(request: FastifyRequest): boolean {
+  return Object.keys(request.cookies).every((name) => name === THEME_COOKIE);
+}
+
+/**
+ * Loads the web app's server-rendering bundle, or returns null (logged) when the build has none or it
+ * cannot be loaded: the storefront is then served as the client-rendered shell, as before.
+ *
+ * The page's API reads go to this server's own routes in-process (`app.inject`: no socket, no HTTP
+ * loopback), GET only and without the visitor's cookies, so a server-rendered page only ever holds
+ * public data; the catalogue reads come from their micro-cache like anyone's.
+ */
+export async function loadPageRenderer(app: FastifyInstance, distDir: string, timeoutMs: number): Promise<PageRenderer | null> {
+  if (timeoutMs <= 0) return null;
+  const file = ssrEntryFile(distDir);
+  if (!existsSync(file)) {
+    app.log.warn({ file }, 'no server-rendering bundle; storefront pages are rendered in the browser only');
+    return null;
+  }
+  let entry: SsrEntry;
+  try {
+    entry = (await import(pathToFileURL(file).href)) as SsrEntry;
+  } catch (err) {
+    app.log.error({ err, file }, 'server-rendering bundle failed to load; storefront pages are rendered in the browser only');
+    return null;
+  }
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const method = init.method ?? 'GET';
+    if (method !== 'GET' || !url.startsWith('/api/')) throw new Error(`server rendering reads public GET /api routes only, not ${method} ${url}`);
+    const res = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    const contentType = res.headers['content-type'];
+    return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : new Uint8Array(res.rawPayload), {
+      status: res.statusCode,
+      headers: typeof contentType === 'string' ? { 'content-type': contentType } : {},
+    });
+  };
+  return {
+    async render(request) {
+      const mode = themeOf(request);
+      const page = await entry.render({ url: request.url, mode, fetch, timeoutMs });
+      return {
+        status: page.status,
+        mode,
+        appHtml: page.appHtml,
+        headHtml: page.headHtml,
+        dataScript: `<script type="application/json" id="${entry.SSR_DATA_ID}">${page.data}</script>`,
+      };
+    },
+  };
+}
+
+/**
+ * index.html with the rendered page in its root element, its data after it, its resource hints at the
+ * end of the head and the rendered theme on `<html>`; null when the template has no empty root element.
+ */
+export function fillTemplate(html: string, page: RenderedPage): string | null {
+  const root = '<div id="root"></div>';
+  const at = html.indexOf(root);
+  const headEnd = html.search(/<\/head>/i);
+  if (at === -1 || headEnd === -1 || headEnd > at) return null;
+  const filled =
+    `${html.slice(0, headEnd)}${page.headHtml}${html.slice(headEnd, at)}` +
+    `<div id="root">${page.appHtml}</div>${page.dataScript}${html.slice(at + root.length)}`;
+  return filled.replace(/<html\b[^>]*>/i, (tag) =>
+    /\sdata-bs-theme=/.test(tag) ? tag.replace(/\sdata-bs-theme="[^"]*"/, ` data-bs-theme="${page.mode}"`) : tag.replace(/>$/, ` data-bs-theme="${page.mode}">`));
+}
