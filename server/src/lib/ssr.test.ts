@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addToCart } from '../test/commerce-factories.ts';
+import { buildWebForSsr } from '../test/ssr-build.ts';
+import { createTestApp, createUser, type TestApp, type TestUser } from '../test/test-app.ts';
+import { insertProduct } from '../modules/products/test-factories.ts';
+import { catalogueCacheFor } from '../modules/products/catalogue-cache.ts';
+import { fillTemplate } from './ssr.ts';
+
+const html = { accept: 'text/html,application/xhtml+xml' };
+const SSR_DATA = '<script type="application/json" id="ssr-data">';
+
+/** The markup inside `<div id="root">` (the server-rendered app), '' when there is none. */
+const rootOf = (page: string) => /<div id="root">([\s\S]*?)<\/div><script type="application\/json" id="ssr-data">/.exec(page)?.[1] ?? '';
+
+let webDir: string;
+beforeAll(async () => {
+  webDir = await buildWebForSsr();
+}, 180_000);
+
+describe('server rendering of the storefront', () => {
+  let t: TestApp;
+  let lamp: { id: string; slug: string };
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WEB_DIST_DIR: webDir } });
+    lamp = await insertProduct(t, {
+      name: 'Lumen Desk Lamp', slug: 'lumen-desk-lamp', price: 49.5, category: 'Home', image: '/uploads/lumen-main.webp',
+      images: ['/uploads/lumen-2.webp'], description: 'A warm dimmable lamp with a brass arm.',
+    });
+    await insertProduct(t, { name: 'Lumen Floor Lamp', slug: 'lumen-floor-lamp', price: 1299, category: 'Home', description: 'Tall.' });
+    await insertProduct(t, { name: 'Quartz Watch', slug: 'quartz-watch', price: 80, category: 'Fashion' });
+  });
+  afterAll(async () => { await t.close(); });
+
+  it('GET /product/{slug}: the name, price, description and main image are in the body, with the page data', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: html });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const root = rootOf(res.body);
+    expect(root).toContain('<h1 class="h3">Lumen Desk Lamp</h1>');
+    expect(root).toContain('$49.50');
+    expect(root).toContain('A warm dimmable lamp with a brass arm.');
+    expect(root).toMatch(/<img src="\/uploads\/lumen-main\.webp"[^>]*alt="Lumen Desk Lamp"/);
+    expect(root).toContain('Add to Cart');
+    // The SEO transforms still run (title) and the product read is not preloaded again: it is in the page.
+    expect(res.body).toContain('<title>Lumen Desk Lamp | Shop</title>');
+    expect(res.body).not.toContain('as="fetch" href="/api/products/slug/');
+    const data = JSON.parse(res.body.slice(res.body.indexOf(SSR_DATA) + SSR_DATA.length, res.body.indexOf('</script>', res.body.indexOf(SSR_DATA)))) as {
+      mode: string; queries: { queries: { queryKey: unknown[]; state: { status: string; data: { name?: string } } }[] };
+    };
+    expect(data.mode).toBe('light');
+    const product = data.queries.queries.find((q) => JSON.stringify(q.queryKey) === '["products","slug","lumen-desk-lamp"]');
+    expect(product?.state.status).toBe('success');
+    expect(product?.state.data.name).toBe('Lumen Desk Lamp');
+  });
+
+  it('GET / and GET /search?query=...: product cards with names, prices and links', async () => {
+    const home = rootOf((await t.app.inject({ method: 'GET', url: '/', headers: html })).body);
+    for (const [name, slug, price] of [['Lumen Desk Lamp', 'lumen-desk-lamp', '$49.50'], ['Lumen Floor Lamp', 'lumen-floor-lamp', '$1,299.00'], ['Quartz Watch', 'quartz-watch', '$80.00']]) {
+      expect(home).toContain(`href="/product/${slug}"`);
+      expect(home).toContain(`>${name}</a>`);
+      expect(home).toContain(price);
+    }
+    const res = await t.app.inject({ method: 'GET', url: '/search?query=lumen&order=lowest', headers: html });
+    expect(res.statusCode).toBe(200);
+    const search = rootOf(res.body);
+    expect(search).toContain('2 Results : lumen');
+    expect(search).toContain('href="/product/lumen-desk-lamp"');
+    expect(search).toContain('$1,299.00');
+    expect(search).not.toContain('Quartz Watch</a>');
+    // Lowest price first, as asked.
+    expect(search.indexOf('lumen-desk-lamp')).toBeLessThan(search.indexOf('lumen-floor-lamp'));
+    // Another filter, another page of results.
+    const fashion = rootOf((await t.app.inject({ method: 'GET', url: '/search?category=Fashion&page=1', headers: html })).body);
+    expect(fashion).toContain('Quartz Watch</a>');
+    expect(fashion).not.toContain('Lumen Desk Lamp</a>');
+  });
+
+  it('answers 404 with the not-found page for an unknown path and an unknown product', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/no/such/page', headers: html });
+    expect(res.statusCode).toBe(404);
+    expect(rootOf(res.body)).toContain('Page Not Found');
+    const product = await t.app.inject({ method: 'GET', url: '/product/no-such-product', headers: html });
+    expect(product.statusCode).toBe(404);
+    expect(product.body).toContain(SSR_DATA);
+  });
+
+  it('renders the theme of the mode cookie on <html> and in the switch', async () => {
+    const dark = await t.app.inject({ method: 'GET', url: '/privacy', headers: { ...html, cookie: 'mode=dark' } });
+    expect(dark.statusCode).toBe(200);
+    expect(dark.body).toContain('<html lang="en" data-bs-theme="dark">');
+    expect(rootOf(dark.body)).toMatch(/<input id="mode-switch"[^>]*checked=""/);
+    expect(rootOf(dark.body)).toContain('Privacy Policy');
+    const odd = await t.app.inject({ method: 'GET', url: '/privacy', headers: { ...html, cookie: 'mode=<b>' } });
+    expect(odd.body).toContain('<html lang="en" data-bs-theme="light">');
+  });
+
+  it('signed-in pages get the shell; their private data is left to the browser', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/profile', headers: html });
+    expect(res.statusCode).toBe(200);
+    const root = rootOf(res.body);
+    expect(root).toContain('<header class="shop-header">');
+    expect(root).toContain('<footer');
+    expect(root).toContain('role="status"'); // the guard's loading box until the browser knows the session
+  });
+
+  it('hostile URLs get a page, never a 500', async () => {
+    for (const url of [
+      `/search?query=${'a'.repeat(5000)}`,
+      '/product/%00%01',
+      '/product/%E0%A4%A',
+      `/search?page=-1&order=%3Cscript%3E&price=${encodeURIComponent('"><img>')}`,
+      '/search?page=99999999999999999999',
+      '/pages/%2e%2e%2f%2e%2e',
+      '//evil.example/x',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      // A malformed escape (%E0%A4%A) is refused by the router itself (400), before any page.
+      expect([200, 404, ...(url.endsWith('%A') ? [400] : [])], url).toContain(res.statusCode);
+    }
+    // Too long to be a real page: the plain shell.
+    const long = await t.app.inject({ method: 'GET', url: `/search?query=${'a'.repeat(5000)}`, headers: html });
+    expect(long.body).not.toContain(SSR_DATA);
+  });
+
+  it('two customers and an anonymous visitor in parallel never see each other: no name, cart badge or session value; sessions bypass the shared cache', async () => {
+    const alice = await createUser(t, { name: 'Alice Zebrafinch' });
+    const bob = await createUser(t, { name: 'Bob Quokkason' });
+    await addToCart(t, alice, lamp.id, 3);
+    await addToCart(t, bob, lamp.id, 1);
+    const cache = catalogueCacheFor(t.app.ctx.db);
+    const remember = vi.spyOn(cache, 'remember');
+    const visitors: { who: string; user: TestUser | null }[] = [{ who: 'alice', user: alice }, { who: 'bob', user: bob }, { who: 'anonymous', user: null }];
+    const pages = ['/', '/product/lumen-desk-lamp', '/search?query=lumen', '/cart', '/profile', '/privacy'];
+    const requests = [1, 2, 3].flatMap(() => visitors.flatMap((v) => pages.map((url) => ({ ...v, url }))));
+    const answers = await Promise.all(requests.map(async (r) => ({
+      ...r,
+      res: await t.app.inject({ method: 'GET', url: r.url, headers: { ...html, ...(r.user ? { cookie: `mode=light; ${r.user.cookie}` } : { cookie: 'mode=light' }) } }),
+    })));
+    for (const { who, url, res } of answers) {
+      expect(res.statusCode, `${who} ${url}`).toBe(200);
+      expect(res.body, `${who} ${url}`).toContain(SSR_DATA);
+      for (const user of [alice, bob]) {
+        for (const secret of [user.name, user.email, user.id, user.accessToken, user.refreshToken]) expect(res.body, `${who} ${url}`).not.toContain(secret);
+      }
+      expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
+      expect(res.body, `${who} ${url}`).not.toContain('"cart"');
+      expect(res.body, `${who} ${url}`).not.toContain('set-cookie');
+      expect(res.headers['set-cookie'], `${who} ${url}`).toBeUndefined();
+      expect(res.headers['cache-control'], `${who} ${url}`).toBe(who === 'anonymous' ? 'no-cache' : 'private, no-cache');
+    }
+    // Only the anonymous pages went through the shared page cache (per URL, host and theme).
+    const pageKeys = remember.mock.calls.map(([key]) => key).filter((key) => key.startsWith('page\u0000'));
+    expect(pageKeys.length).toBe(pages.length * 3);
+    expect(new Set(pageKeys)).toEqual(new Set(pages.map((url) => `page\u0000localhost:80\u0000light\u0000${url}`)));
+    remember.mockRestore();
+  });
+
+  it('anonymous pages are micro-cached and a product write clears them', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/product/quartz-watch', headers: html });
+    expect(rootOf(first.body)).toContain('$80.00');
+    const admin = await createUser(t, { isAdmin: true });
+    const row = await t.app.inject({ method: 'GET', url: '/api/products/slug/quartz-watch' });
+    const id = (row.json() as { _id: string })._id;
+    const updated = await t.app.inject({
+      method: 'PUT', url: `/api/products/${id}`, headers: { cookie: admin.cookie },
+      payload: {
+        _id: id, name: 'Quartz Watch', slug: 'quartz-watch', price: 95, image: '/uploads/test.webp', images: [], category: 'Fashion', brand: 'Acme',
+        countInStock: 5, description: 'Quartz Watch description', isTodaysDeal: false, isGift: false, isOnSale: false, saleDiscount: 0,
+      },
+    });
+    expect(updated.statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url: '/product/quartz-watch', headers: html });
+    expect(rootOf(after.body)).toContain('$95.00');
+  });
+});
+
+describe('server rendering failures', () => {
+  it('a template without an empty root element (rendering cannot be used) gets the plain page, 200', async () => {
+    expect(fillTemplate('<html><head></head><body><div id="app"></div></body></html>', { status: 200, mode: 'light', appHtml: 'x', headHtml: '', dataScript: '' })).toBeNull();
+  });
+
+  it('without a rendering bundle the storefront is the plain client-rendered page, as before', async () => {
+    const t = await createTestApp({ env: { WEB_DIST_DIR: webDir, SSR_TIMEOUT_MS: '0' } });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: html });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+      const missing = await t.app.inject({ method: 'GET', url: '/no/such/page', headers: html });
+      expect(missing.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
