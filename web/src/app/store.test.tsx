@@ -3,7 +3,7 @@ import type { Dispatch } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeCartItem } from '../features/cart/test-utils';
 import { customer, makeState } from '../test/render';
-import { DEFAULT_PAYMENT_METHOD, loadInitialState, StoreProvider, storeReducer, useStore, type CartItem, type StoreAction } from './store';
+import { DEFAULT_PAYMENT_METHOD, loadInitialState, serverInitialState, StoreProvider, storeReducer, useStore, type CartItem, type StoreAction } from './store';
 
 const item: CartItem = makeCartItem({ quantity: 2, isOnSale: false, saleDiscount: 0 });
 const address = { fullName: 'Jane', address: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
@@ -117,5 +117,61 @@ describe('display mode on a first visit', () => {
     expect(loadInitialState().mode).toBe('light');
     localStorage.setItem('mode', '"dark"');
     expect(loadInitialState().mode).toBe('dark');
+  });
+});
+
+describe('hydrating a server-rendered page', () => {
+  afterEach(() => {
+    localStorage.clear();
+    document.cookie = 'mode=; path=/; max-age=0';
+  });
+
+  it("renders the server's state first (anonymous, empty cart, its theme), then the browser's stored state, without overwriting it before", () => {
+    localStorage.setItem('cartItems', JSON.stringify([item]));
+    localStorage.setItem('mode', JSON.stringify('dark'));
+    const seen: { user: string | null; items: number; mode: string; pending: boolean; stored: string | null }[] = [];
+    function Probe() {
+      const { state } = useStore();
+      seen.push({
+        user: state.userInfo?.name ?? null, items: state.cart.cartItems.length, mode: state.mode,
+        pending: Boolean(state.pendingRestore), stored: localStorage.getItem('cartItems'),
+      });
+      return null;
+    }
+    render(
+      <StoreProvider initialState={serverInitialState('light')}>
+        <Probe />
+      </StoreProvider>,
+    );
+    expect(seen[0]).toEqual({ user: null, items: 0, mode: 'light', pending: true, stored: JSON.stringify([item]) });
+    expect(seen.at(-1)).toEqual({ user: null, items: 1, mode: 'dark', pending: false, stored: JSON.stringify([item]) });
+    // Nothing stored was lost on the way, and the server learns the theme from its cookie.
+    expect(JSON.parse(localStorage.getItem('cartItems')!)).toEqual([item]);
+    expect(document.documentElement.getAttribute('data-bs-theme')).toBe('dark');
+    expect(document.cookie).toContain('mode=dark');
+  });
+
+  it('a signed-in user stored in the browser appears right after hydration', () => {
+    localStorage.setItem('userInfo', JSON.stringify(customer));
+    const names: (string | null)[] = [];
+    function Probe() {
+      names.push(useStore().state.userInfo?.name ?? null);
+      return null;
+    }
+    render(
+      <StoreProvider initialState={serverInitialState('light')}>
+        <Probe />
+      </StoreProvider>,
+    );
+    expect(names[0]).toBeNull();
+    expect(names.at(-1)).toBe(customer.name);
+    expect(localStorage.getItem('userInfo')).toBe(JSON.stringify(customer));
+  });
+
+  it('RESTORE applies only once, to the server-rendered state', () => {
+    const restored = makeState({ userInfo: customer });
+    expect(storeReducer(serverInitialState('dark'), { type: 'RESTORE', payload: restored })).toBe(restored);
+    const live = makeState({ userInfo: null });
+    expect(storeReducer(live, { type: 'RESTORE', payload: restored })).toBe(live);
   });
 });
