@@ -46,9 +46,8 @@ interface RouteHandle {
   notFound?: true;
 }
 
-/** A route whose page is a lazy chunk. */
-const lazyRoute = (path: string, Page: LazyPart<object>, wrap: (Page: ComponentType) => ReturnType<typeof page> = page): RouteObject => ({
-  path,
+/** The element and handle of a route whose page is a lazy chunk. */
+const lazyRoute = (Page: LazyPart<object>, wrap: (Page: ComponentType) => ReturnType<typeof page> = page) => ({
   element: wrap(Page),
   handle: { preload: Page.preload } satisfies RouteHandle,
 });
@@ -58,30 +57,30 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: '/', element: <HomePage /> },
-      lazyRoute('/product/:slug', ProductPage),
-      lazyRoute('/cj-product/:slug', CjProductPage),
-      lazyRoute('/cart', CartPage),
-      lazyRoute('/search', SearchPage),
-      lazyRoute('/signin', SignInPage),
-      lazyRoute('/signup', SignUpPage),
-      lazyRoute('/forgot-password', ForgotPasswordPage, guestPage),
-      lazyRoute('/reset-password', ResetPasswordPage, guestPage),
-      lazyRoute('/privacy', PrivacyPage),
-      lazyRoute('/confirm-signup', ConfirmSignUpPage),
-      lazyRoute('/cj-products', CjProductsPublicPage),
-      lazyRoute('/newsletter/unsubscribe', UnsubscribePage),
+      { path: '/product/:slug', ...lazyRoute(ProductPage) },
+      { path: '/cj-product/:slug', ...lazyRoute(CjProductPage) },
+      { path: '/cart', ...lazyRoute(CartPage) },
+      { path: '/search', ...lazyRoute(SearchPage) },
+      { path: '/signin', ...lazyRoute(SignInPage) },
+      { path: '/signup', ...lazyRoute(SignUpPage) },
+      { path: '/forgot-password', ...lazyRoute(ForgotPasswordPage, guestPage) },
+      { path: '/reset-password', ...lazyRoute(ResetPasswordPage, guestPage) },
+      { path: '/privacy', ...lazyRoute(PrivacyPage) },
+      { path: '/confirm-signup', ...lazyRoute(ConfirmSignUpPage) },
+      { path: '/cj-products', ...lazyRoute(CjProductsPublicPage) },
+      { path: '/newsletter/unsubscribe', ...lazyRoute(UnsubscribePage) },
       // Development only (the API answers 404 in production): the mail the shop kept.
-      lazyRoute('/dev/mailbox', DevMailboxPage),
-      lazyRoute('/pages/:slug', InfoPage),
-      lazyRoute('/shipping', ShippingPage, protectedPage),
-      lazyRoute('/payment', PaymentPage, protectedPage),
-      lazyRoute('/placeorder', PlaceOrderPage, protectedPage),
-      lazyRoute('/order/:id', OrderPage, protectedPage),
-      lazyRoute('/orderhistory', OrderHistoryPage, protectedPage),
-      lazyRoute('/profile', ProfilePage, protectedPage),
+      { path: '/dev/mailbox', ...lazyRoute(DevMailboxPage) },
+      { path: '/pages/:slug', ...lazyRoute(InfoPage) },
+      { path: '/shipping', ...lazyRoute(ShippingPage, protectedPage) },
+      { path: '/payment', ...lazyRoute(PaymentPage, protectedPage) },
+      { path: '/placeorder', ...lazyRoute(PlaceOrderPage, protectedPage) },
+      { path: '/order/:id', ...lazyRoute(OrderPage, protectedPage) },
+      { path: '/orderhistory', ...lazyRoute(OrderHistoryPage, protectedPage) },
+      { path: '/profile', ...lazyRoute(ProfilePage, protectedPage) },
       // The back office's routes and pages are one lazy chunk: shoppers never download them.
-      lazyRoute('/admin/*', AdminRoutes),
-      { ...lazyRoute('*', NotFoundPage), handle: { preload: NotFoundPage.preload, notFound: true } satisfies RouteHandle },
+      { path: '/admin/*', ...lazyRoute(AdminRoutes) },
+      { path: '*', element: page(NotFoundPage), handle: { preload: NotFoundPage.preload, notFound: true } satisfies RouteHandle },
     ],
   },
 ];
