@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addToCart } from '../test/commerce-factories.ts';
-import { buildWebForSsr } from '../test/ssr-build.ts';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildWebForSsr, TEST_INDEX_HTML } from '../test/ssr-build.ts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../test/test-app.ts';
 import { insertProduct } from '../modules/products/test-factories.ts';
 import { catalogueCacheFor } from '../modules/products/catalogue-cache.ts';
@@ -21,7 +24,9 @@ describe('server rendering of the storefront', () => {
   let t: TestApp;
   let lamp: { id: string; slug: string };
   beforeAll(async () => {
-    t = await createTestApp({ env: { WEB_DIST_DIR: webDir } });
+    // A generous deadline: the parallel test below renders 54 pages at once on a busy machine, and is
+    // about what they contain, not how fast (the deadline has its own tests).
+    t = await createTestApp({ env: { WEB_DIST_DIR: webDir, SSR_TIMEOUT_MS: '30000' } });
     lamp = await insertProduct(t, {
       name: 'Lumen Desk Lamp', slug: 'lumen-desk-lamp', price: 49.5, category: 'Home', image: '/uploads/lumen-main.webp',
       images: ['/uploads/lumen-2.webp'], description: 'A warm dimmable lamp with a brass arm.',
@@ -177,6 +182,36 @@ describe('server rendering of the storefront', () => {
 describe('server rendering failures', () => {
   it('a template without an empty root element (rendering cannot be used) gets the plain page, 200', async () => {
     expect(fillTemplate('<html><head></head><body><div id="app"></div></body></html>', { status: 200, mode: 'light', appHtml: 'x', headHtml: '', dataScript: '' })).toBeNull();
+  });
+
+  /** A web build whose server bundle is `source` (a stand-in for entry-server.js). */
+  function buildWithEntry(source: string): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'shop-ssr-fake-'));
+    mkdirSync(path.join(dir, 'web'));
+    mkdirSync(path.join(dir, 'web-ssr'));
+    writeFileSync(path.join(dir, 'web/index.html'), TEST_INDEX_HTML);
+    writeFileSync(path.join(dir, 'web-ssr/entry-server.js'), source);
+    return path.join(dir, 'web');
+  }
+
+  it.each([
+    ['never finishes (a stalled data read)', 'export function render() { return new Promise(() => {}); }'],
+    ['throws', "export async function render() { throw new Error('render failed'); }"],
+    ['needs what the bundle lacks', 'export function render() { return undefined.page; }'],
+  ])('rendering that %s gets the plain page, 200, within SSR_TIMEOUT_MS', async (_name, source) => {
+    const t = await createTestApp({ env: { WEB_DIST_DIR: buildWithEntry(`export const SSR_DATA_ID = 'ssr-data';\n${source}\n`), SSR_TIMEOUT_MS: '300' } });
+    try {
+      for (const url of ['/', '/search?query=x', '/product/any', '/no/such/page']) {
+        const started = Date.now();
+        const res = await t.app.inject({ method: 'GET', url, headers: html });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body, url).toContain('<div id="root"></div>');
+        expect(res.body, url).not.toContain(SSR_DATA);
+        expect(Date.now() - started, url).toBeLessThan(5000);
+      }
+    } finally {
+      await t.close();
+    }
   });
 
   it('without a rendering bundle the storefront is the plain client-rendered page, as before', async () => {

@@ -80,7 +80,14 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
   return {
     async render(request) {
       const mode = themeOf(request);
-      const page = await entry.render({ url: request.url, mode, fetch, timeoutMs });
+      // The deadline covers the data reads too (a stalled database), not only React's rendering.
+      const rendering = entry.render({ url: request.url, mode, fetch, timeoutMs });
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`server rendering took longer than ${timeoutMs} ms`)), timeoutMs);
+      });
+      rendering.catch(() => undefined); // a late failure after the deadline is not an unhandled rejection
+      const page = await Promise.race([rendering, deadline]).finally(() => clearTimeout(timer));
       return {
         status: page.status,
         mode,
