@@ -89,7 +89,8 @@ export function Footer() {
         </div>
         <hr className="my-4" />
         <div className="d-flex flex-column flex-md-row justify-content-between align-items-center gap-2 small">
-          <p className="mb-0">
+          {/* The year on the server may not be the shopper's on New Year's Eve (time zone). */}
+          <p className="mb-0" suppressHydrationWarning>
             &copy; {year} {BRAND}. All rights reserved.
           </p>
           <ul className="list-unstyled d-flex flex-wrap gap-2 mb-0" aria-label="Payment methods we accept">

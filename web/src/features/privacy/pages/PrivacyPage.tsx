@@ -8,7 +8,10 @@ export default function PrivacyPage() {
   return (
     <article className="shop-prose mx-auto">
       <PageTitle title="Privacy Policy" />
-      <p className="text-body-secondary">Last updated: {formatToday()}</p>
+      {/* Today's date: the server's day may not be the shopper's (time zone), so it may differ on hydration. */}
+      <p className="text-body-secondary" suppressHydrationWarning>
+        Last updated: {formatToday()}
+      </p>
       <p>
         This page explains which cookies and browser storage this shop uses, what data we keep about you, and the choices you have. We only keep what we need to run
         the shop and your account.
