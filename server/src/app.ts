@@ -29,7 +29,7 @@ import { createFailoverRateLimiter, createMemoryRateLimiter, type RateLimiter } 
 import { createRedisClient } from './lib/redis.ts';
 import { watchRedis } from './lib/redis-health.ts';
 import { registerSpa } from './lib/spa.ts';
-import { catalogueCacheFor } from './modules/products/catalogue-cache.ts';
+import { pageCacheFor } from './modules/products/catalogue-cache.ts';
 import { RESPONSE_TTL_MS, wantsFresh } from './modules/products/cached-response.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
@@ -187,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerSpa(app, config.webDistDir, ctx.htmlTransforms, {
     ssrTimeoutMs: config.ssrTimeoutMs,
     // Anonymous pages are micro-cached like the catalogue reads they show, and cleared with them.
-    pageCache: catalogueCacheFor(ctx.db),
+    pageCache: pageCacheFor(ctx.db),
     pageTtlMs: RESPONSE_TTL_MS,
     wantsFresh,
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { buildWebForSsr, TEST_INDEX_HTML } from '../test/ssr-build.ts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../test/test-app.ts';
 import { insertProduct } from '../modules/products/test-factories.ts';
-import { catalogueCacheFor } from '../modules/products/catalogue-cache.ts';
+import { pageCacheFor } from '../modules/products/catalogue-cache.ts';
 import { fillTemplate } from './ssr.ts';
 
 const html = { accept: 'text/html,application/xhtml+xml' };
@@ -132,7 +132,7 @@ describe('server rendering of the storefront', () => {
     const bob = await createUser(t, { name: 'Bob Quokkason' });
     await addToCart(t, alice, lamp.id, 3);
     await addToCart(t, bob, lamp.id, 1);
-    const cache = catalogueCacheFor(t.app.ctx.db);
+    const cache = pageCacheFor(t.app.ctx.db);
     const remember = vi.spyOn(cache, 'remember');
     const visitors: { who: string; user: TestUser | null }[] = [{ who: 'alice', user: alice }, { who: 'bob', user: bob }, { who: 'anonymous', user: null }];
     const pages = ['/', '/product/lumen-desk-lamp', '/search?query=lumen', '/cart', '/profile', '/privacy'];

@@ -12,7 +12,7 @@ export interface CatalogueCache {
 
 const MAX_ENTRIES = 5_000;
 
-export function createCatalogueCache(now: () => number = Date.now): CatalogueCache {
+export function createCatalogueCache(now: () => number = Date.now, maxEntries = MAX_ENTRIES): CatalogueCache {
   const entries = new Map<string, { expires: number; value: Promise<unknown> }>();
   let generation = 0;
   return {
@@ -30,7 +30,7 @@ export function createCatalogueCache(now: () => number = Date.now): CatalogueCac
       value.then(() => {
         if (generation !== started) forget();
       }, forget);
-      if (entries.size > MAX_ENTRIES) {
+      if (entries.size > maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
       }
@@ -58,10 +58,29 @@ export function catalogueCacheFor(db: object): CatalogueCache {
   return cache;
 }
 
+/** Server-rendered storefront pages are about 50 KB each: at most this many are kept (25 MB or so). */
+const PAGE_CACHE_ENTRIES = 500;
+const pageCaches = new WeakMap<object, CatalogueCache>();
+
+/**
+ * The micro-cache of anonymous visitors' server-rendered pages (lib/spa.ts) of one database handle:
+ * the catalogue cache's mechanism with fewer entries (pages are large), cleared with it by
+ * notifyCatalogueChanged.
+ */
+export function pageCacheFor(db: object): CatalogueCache {
+  let cache = pageCaches.get(db);
+  if (!cache) {
+    cache = createCatalogueCache(Date.now, PAGE_CACHE_ENTRIES);
+    pageCaches.set(db, cache);
+  }
+  return cache;
+}
+
 /**
  * Call after writing products (create, update, delete, reviews, supplier imports) with `app.ctx.db`
  * so that this instance's counts and categories are fresh at once.
  */
 export function notifyCatalogueChanged(db: object): void {
   caches.get(db)?.clear();
+  pageCaches.get(db)?.clear();
 }
