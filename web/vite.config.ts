@@ -110,6 +110,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   // The server bundle takes its packages in (react-bootstrap's per-component imports such as
   // react-bootstrap/Alert are folders, which Node's ES module loader cannot import): it runs on its own.
   ssr: { noExternal: true },
+  // Vite leaves `process.env.NODE_ENV` to the runtime in a server build, so the bundled React would
+  // run its development build (owner stacks, console.createTask, extra checks: ~5x the CPU per page)
+  // wherever NODE_ENV is unset, as under `npm start`. The build is a production build: say so.
+  ...(isSsrBuild ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/uploads': apiTarget, '/ws': { target: apiTarget, ws: true } },

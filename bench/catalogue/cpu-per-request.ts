@@ -10,8 +10,15 @@
  * CPU time barely moves with other work on the machine, unlike req/s and p99.
  *
  *   node --import tsx bench/catalogue/cpu-per-request.ts [--products=100000] [--rounds=20]
- *        [--scenarios=text,typo,filter,deep,slug] [--pglite] [--unprepared]
+ *        [--scenarios=text,typo,filter,deep,slug,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
+ *        [--ssr] [--split]
  *   --unprepared: parameterised queries are not kept as prepared statements (openDatabase option).
+ *   --ssr: also the server-rendered storefront pages (home, search, product) as HTML, uncached: needs
+ *     the web build with its server bundle (`npm run build -w web`: web/dist and web/dist-ssr).
+ *   --split: one more round per scenario under the V8 profiler, printing where the Node CPU went
+ *     (routing, database driver, query building, validation + serialisation, rendering, ...).
+ * The first row is the floor: a bare Fastify route answering a prepared 6 KB JSON body, through the
+ * same app.inject, in the same process and run.
  *   env: BENCH_DATABASE_URL (a scratch database is created and dropped there), unless --pglite.
  */
 import { readFileSync, mkdtempSync } from 'node:fs';
@@ -22,6 +29,9 @@ import { loadConfig } from '../../server/src/config.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { createScratchDatabase } from '../../server/src/db/scratch.ts';
+import Fastify from 'fastify';
+import { existsSync } from 'node:fs';
+import { formatSplit, profileSplit } from '../lib/cpu-split.ts';
 import { generateProducts } from './generate.ts';
 import { catalogueScenarios } from './scenarios.ts';
 
@@ -31,6 +41,9 @@ const PRODUCTS = Number(flag('products') ?? (PGLITE ? 10_000 : 100_000));
 const ROUNDS = Number(flag('rounds') ?? 20);
 const UNPREPARED = process.argv.includes('--unprepared');
 const PICK = flag('scenarios')?.split(',');
+const SSR = process.argv.includes('--ssr');
+const SPLIT = process.argv.includes('--split');
+const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** utime + stime of a process, in ms (clock ticks of 10 ms). */
 function procCpuMs(pid: number): number {
@@ -43,12 +56,13 @@ const selfCpuMs = () => {
 };
 
 async function main() {
+  if (SSR && !existsSync(path.join(`${WEB_DIST}-ssr`, 'entry-server.js'))) throw new Error('--ssr needs the web build: npm run build -w web');
   const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const scratch = PGLITE ? undefined : await createScratchDatabase(baseUrl, 'shop_bench_cpu');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-cpu-'));
   const config = loadConfig({
     NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0001',
-    DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn', WEB_DIST_DIR: SSR ? WEB_DIST : path.join(dataDir, 'no-web'),
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: 'memory://', poolSize: 1, preparedStatements: !UNPREPARED });
@@ -67,10 +81,24 @@ async function main() {
     const app = await buildApp({ config, database });
     console.info(`${database.kind}, ${PRODUCTS.toLocaleString('en-US')} products, ${ROUNDS} rounds per scenario, one request at a time (no-cache)${UNPREPARED ? ', unprepared' : ''}`);
     console.info(`${'scenario'.padEnd(30)}${'requests'.padStart(9)}${'stmts/req'.padStart(11)}${'node CPU ms'.padStart(13)}${'PG CPU ms'.padStart(11)}${'wall ms'.padStart(9)}`);
-    for (const s of catalogueScenarios(PRODUCTS, slugs)) {
-      if (PICK && !PICK.includes(s.key)) continue;
+    // The floor: a bare Fastify route with a prepared body of a search page's size, same inject.
+    const bare = Fastify({ logger: false });
+    const bareBody = JSON.stringify({ products: Array.from({ length: 12 }, (_, i) => ({ i, name: `Product ${i}`, description: 'x'.repeat(400) })) });
+    bare.get('/bare', async (_request, reply) => reply.type('application/json; charset=utf-8').send(bareBody));
+    await bare.ready();
+    const scenarios = [
+      { name: 'bare Fastify route (floor)', key: 'bare', paths: ['/bare'], app: bare, html: false },
+      ...catalogueScenarios(PRODUCTS, slugs).map((sc) => ({ ...sc, app, html: false })),
+      ...(SSR ? [
+        { name: 'SSR home page', key: 'ssr-home', paths: ['/'], app, html: true },
+        { name: 'SSR search page', key: 'ssr-search', paths: ['wireless', 'leather wallet', 'ceramic mug', 'tent', 'drone', 'guitar'].flatMap((w) => [1, 2].map((p) => `/search?query=${encodeURIComponent(w)}&page=${p}`)), app, html: true },
+        { name: 'SSR product page', key: 'ssr-product', paths: slugs.slice(0, 200).map((slug) => `/product/${slug}`), app, html: true },
+      ] : []),
+    ];
+    for (const s of scenarios) {
+      if (PICK && !PICK.includes(s.key) && s.key !== 'bare') continue;
       const paths = s.paths.slice(0, 200);
-      const send = (url: string) => app.inject({ method: 'GET', url, headers: { 'cache-control': 'no-cache' } });
+      const send = (url: string) => s.app.inject({ method: 'GET', url, headers: { 'cache-control': 'no-cache', ...(s.html ? { accept: 'text/html' } : {}) } });
       // Warm-up round: counts and checkpoints are cached for seconds, as in the benchmark.
       for (const url of paths) await send(url);
       // Per round: counts and checkpoints expire every few seconds and are recomputed inside some
@@ -84,6 +112,8 @@ async function main() {
         for (const url of paths) {
           const res = await send(url);
           if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+          // A server-rendered page, not the client shell it falls back to.
+          if (s.html && !res.body.includes('id="ssr-data"')) throw new Error(`${url}: not server-rendered`);
         }
         rounds.push({ stmts: statements, cpu: selfCpuMs() - cpu0, pg: backend ? procCpuMs(backend) - pg0 : NaN, wall: performance.now() - t0 });
       }
@@ -95,7 +125,12 @@ async function main() {
       };
       report(s.name, rounds);
       report(`  steady (${rounds.filter((r) => r.stmts === fewest).length} rounds)`, rounds.filter((r) => r.stmts === fewest));
+      if (SPLIT) {
+        const { split, totalMs } = await profileSplit(async () => { for (const url of paths) await send(url); });
+        console.info(`  where the node CPU went: ${formatSplit(split, totalMs)}`);
+      }
     }
+    await bare.close();
     await app.close();
   } finally {
     await database.close();

@@ -107,10 +107,11 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
   /** The server-rendered page, or null when it cannot be (the caller sends the plain one). */
   async function rendered(request: FastifyRequest): Promise<{ status: number; html: string } | null> {
     if (!renderer || request.url.length > MAX_RENDERED_URL) return null;
+    const fresh = options.wantsFresh(request);
     const build = async () => {
       let page: RenderedPage;
       try {
-        page = await renderer.render(request);
+        page = await renderer.render(request, fresh);
       } catch (err) {
         request.log.error({ err, url: request.url }, 'server rendering failed; serving the client-rendered page');
         throw err;
@@ -122,7 +123,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
       return { status: page.status, html };
     };
     try {
-      if (!isAnonymous(request) || options.wantsFresh(request)) return await build();
+      if (!isAnonymous(request) || fresh) return await build();
       const key = `page\u0000${request.host}\u0000${themeOf(request)}\u0000${request.url}`;
       return await options.pageCache.remember(key, options.pageTtlMs, build);
     } catch {

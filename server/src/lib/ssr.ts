@@ -26,7 +26,8 @@ export interface RenderedPage {
 }
 
 export interface PageRenderer {
-  render(request: FastifyRequest): Promise<RenderedPage>;
+  /** `fresh`: the page's data is read past the catalogue micro-cache (the visitor asked for no-cache). */
+  render(request: FastifyRequest, fresh?: boolean): Promise<RenderedPage>;
 }
 
 /** Where the server-rendering bundle of a web build lives: beside it, `<distDir>-ssr/entry-server.js`. */
@@ -67,10 +68,11 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
     app.log.error({ err, file }, 'server-rendering bundle failed to load; storefront pages are rendered in the browser only');
     return null;
   }
-  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+  /** The page's API reads; a page asked for fresh (`Cache-Control: no-cache`, a hard reload) reads fresh data too. */
+  const fetcher = (fresh: boolean) => async (url: string, init: RequestInit): Promise<Response> => {
     const method = init.method ?? 'GET';
     if (method !== 'GET' || !url.startsWith('/api/')) throw new Error(`server rendering reads public GET /api routes only, not ${method} ${url}`);
-    const res = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    const res = await app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(fresh ? { 'cache-control': 'no-cache' } : {}) } });
     const contentType = res.headers['content-type'];
     return new Response(res.statusCode === 204 || res.statusCode === 304 ? null : new Uint8Array(res.rawPayload), {
       status: res.statusCode,
@@ -78,10 +80,10 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
     });
   };
   return {
-    async render(request) {
+    async render(request, fresh = false) {
       const mode = themeOf(request);
       // The deadline covers the data reads too (a stalled database), not only React's rendering.
-      const rendering = entry.render({ url: request.url, mode, fetch, timeoutMs });
+      const rendering = entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs });
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`server rendering took longer than ${timeoutMs} ms`)), timeoutMs);
