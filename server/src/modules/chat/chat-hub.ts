@@ -84,6 +84,9 @@ const ADMIN_STATUS_CACHE_MS = 1000;
 const ENDED_GUEST_TTL_MS = GUEST_SESSION_DAYS * 86_400_000;
 const KEY = { endedGuest: 'chat:guest-ended:', online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
 
+/** Sockets a broadcast reaches per event-loop turn. */
+export const BROADCAST_CHUNK = 500;
+
 /** How often an instance looks whether administrators came or went (heartbeats lapse silently). */
 export const ADMIN_STATUS_CHECK_MS = 5000;
 /** An administrator's active-until in Redis is rewritten at most this often per administrator. */
@@ -139,10 +142,30 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
         for (const l of local.values()) for (const s of l.sockets) recipients.add(s);
       }
     }
-    for (const s of recipients) {
-      try { s.send(data); } catch { /* a closing socket */ }
-    }
+    if (targets.some((t) => t.to === 'all' || t.to === 'customers')) broadcast([...recipients], data);
+    else for (const s of recipients) sendTo(s, data);
     if (event.type === 'admin-status') noteAdminStatus(event.isOnline, false);
+  }
+
+  function sendTo(s: ChatSocket, data: string) {
+    try { s.send(data); } catch { /* a closing socket */ }
+  }
+
+  // A broadcast (administrator status to every socket) goes out BROADCAST_CHUNK sockets per
+  // event-loop turn: 5,000 sends in one turn held every chat message behind them. Broadcasts keep
+  // their order (one queue); a conversation's messages are not held behind them.
+  const broadcasts: Array<{ sockets: ChatSocket[]; data: string; next: number }> = [];
+  function broadcast(sockets: ChatSocket[], data: string) {
+    broadcasts.push({ sockets, data, next: 0 });
+    if (broadcasts.length === 1) sendBroadcastChunk();
+  }
+  function sendBroadcastChunk() {
+    const job = broadcasts[0];
+    if (!job) return;
+    const end = Math.min(job.next + BROADCAST_CHUNK, job.sockets.length);
+    for (; job.next < end; job.next += 1) sendTo(job.sockets[job.next]!, job.data);
+    if (job.next >= job.sockets.length) broadcasts.shift();
+    if (broadcasts.length) setImmediate(sendBroadcastChunk);
   }
 
   function endLocal(userId: string) {
@@ -443,6 +466,7 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
     },
     async close() {
       renewal.close();
+      broadcasts.length = 0;
       clearInterval(sweeper);
       clearInterval(statusChecker);
       for (const id of local.keys()) await removePresence(id).catch(() => undefined);

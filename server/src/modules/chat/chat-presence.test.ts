@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../db/schema.ts';
 import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
-import { createChatHub, PRESENCE_TTL_MS, type ChatIdentity } from './chat-hub.ts';
+import { BROADCAST_CHUNK, createChatHub, PRESENCE_TTL_MS, type ChatIdentity } from './chat-hub.ts';
 import { connectChat, isAck, isMessage, listen, type TestChatClient } from './chat.test-helpers.ts';
 
 const admin: ChatIdentity = { id: 'a1', name: 'Ada', email: 'ada@example.com', isAdmin: true, isGuest: false };
@@ -77,6 +77,32 @@ describe('presence renewal', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('a broadcast to every socket', () => {
+  it('goes out a chunk per event-loop turn, in order, once to each socket; a conversation\'s message is not held behind it', async () => {
+    const hub = createChatHub({ adminStatusCheckMs: 3_600_000 });
+    const n = BROADCAST_CHUNK * 2 + 200;
+    const seen: ChatServerEvent[][] = [];
+    for (let i = 0; i < n; i += 1) {
+      const events: ChatServerEvent[] = [];
+      seen.push(events);
+      await hub.attach({ id: `guest-${i}`, name: `Guest ${i}`, email: '', isAdmin: false, isGuest: true }, { send: (d) => events.push(JSON.parse(d) as ChatServerEvent) });
+    }
+    for (const events of seen) events.length = 0;
+    hub.deliverLocal({ to: 'all' }, { type: 'admin-status', isOnline: true });
+    hub.deliverLocal({ to: 'all' }, { type: 'admin-status', isOnline: false });
+    hub.deliverLocal({ to: 'user', userId: `guest-${n - 1}` }, { type: 'ping' });
+    // One chunk of the first broadcast went out at once; the last socket already has its own event.
+    expect(seen.filter((e) => e.length && e[0]!.type === 'admin-status').length).toBe(BROADCAST_CHUNK);
+    expect(seen[n - 1]).toEqual([{ type: 'ping' }]);
+    await new Promise((r) => setTimeout(r, 50));
+    for (const [i, events] of seen.entries()) {
+      const statuses = events.filter((e) => e.type === 'admin-status');
+      expect(statuses, `socket ${i}`).toEqual([{ type: 'admin-status', isOnline: true }, { type: 'admin-status', isOnline: false }]);
+    }
+    await hub.close();
   });
 });
 
