@@ -65,7 +65,9 @@ async function startInstance(env: Record<string, string>, profile = false): Prom
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-chat-'));
   // BENCH_CPU_PROF=<dir>: instance A writes a V8 CPU profile there when it exits (open it in Chrome DevTools).
   const prof = profile && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'src/main.ts'], {
+  // BENCH_SERVER_NODE_FLAGS: extra node flags for both instances (e.g. --trace-gc).
+  const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...prof, ...extra, '--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(root, 'server'),
     env: {
       ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', JWT_SECRET: SECRET,
@@ -126,6 +128,14 @@ async function deliveryRun(send: Array<(content: string) => void>, received: Map
   const deadline = performance.now() + 10_000;
   while (performance.now() < deadline && [...sentAt.keys()].some((k) => !received.has(k))) await sleep(50);
   const lat = [...sentAt].flatMap(([k, t]) => (received.has(k) ? [received.get(k)! - t] : []));
+  // BENCH_SLOW_MS=<ms>: when the slow deliveries were sent (wall clock), to line them up with the servers' timers.
+  const slowMs = Number(process.env.BENCH_SLOW_MS ?? NaN);
+  if (Number.isFinite(slowMs)) {
+    const epoch = Date.now() - performance.now();
+    const slow = [...sentAt].filter(([k, t]) => (received.get(k) ?? Infinity) - t > slowMs);
+    const at = slow.map(([k, t]) => `${new Date(epoch + t).toISOString().slice(11, 23)} ${((received.get(k) ?? NaN) - t).toFixed(0)}ms`);
+    console.info(`   ${slow.length} deliveries slower than ${slowMs} ms (run ${new Date(epoch + start).toISOString().slice(11, 23)}–${new Date(Date.now()).toISOString().slice(11, 23)}): ${at.filter((_, i) => i % Math.max(1, Math.ceil(at.length / 40)) === 0).join(', ')}`);
+  }
   return { lat, sent: total, lost: total - lat.length };
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CHAT_ADMIN_ACTIVITY_LAPSE_MS, type ChatServerEvent, type OnlineUser } from '@shop/contracts';
 import type { Redis } from 'ioredis';
 import { GUEST_SESSION_DAYS } from './guest-session.ts';
+import { createSpreadRenewal } from './spread-renewal.ts';
 
 /** Who is on the other end of a chat socket. Guests' ids are made by the server and contain 'guest'. */
 export interface ChatIdentity {
@@ -76,11 +77,15 @@ export interface ChatHub {
 
 /** Presence entries live this long without a refresh (a crashed instance's users drop out). */
 export const PRESENCE_TTL_MS = 60_000;
+/** Each member is rewritten once it is this old, a few members per tick (at most 1.5 × this between writes). */
 const REFRESH_MS = 20_000;
 const ADMIN_STATUS_CACHE_MS = 1000;
 /** An ended guest session is remembered as long as its cookie could still be valid. */
 const ENDED_GUEST_TTL_MS = GUEST_SESSION_DAYS * 86_400_000;
 const KEY = { endedGuest: 'chat:guest-ended:', online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
+
+/** Sockets a broadcast reaches per event-loop turn. */
+export const BROADCAST_CHUNK = 500;
 
 /** How often an instance looks whether administrators came or went (heartbeats lapse silently). */
 export const ADMIN_STATUS_CHECK_MS = 5000;
@@ -137,10 +142,30 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
         for (const l of local.values()) for (const s of l.sockets) recipients.add(s);
       }
     }
-    for (const s of recipients) {
-      try { s.send(data); } catch { /* a closing socket */ }
-    }
+    if (targets.some((t) => t.to === 'all' || t.to === 'customers')) broadcast([...recipients], data);
+    else for (const s of recipients) sendTo(s, data);
     if (event.type === 'admin-status') noteAdminStatus(event.isOnline, false);
+  }
+
+  function sendTo(s: ChatSocket, data: string) {
+    try { s.send(data); } catch { /* a closing socket */ }
+  }
+
+  // A broadcast (administrator status to every socket) goes out BROADCAST_CHUNK sockets per
+  // event-loop turn: 5,000 sends in one turn held every chat message behind them. Broadcasts keep
+  // their order (one queue); a conversation's messages are not held behind them.
+  const broadcasts: Array<{ sockets: ChatSocket[]; data: string; next: number }> = [];
+  function broadcast(sockets: ChatSocket[], data: string) {
+    broadcasts.push({ sockets, data, next: 0 });
+    if (broadcasts.length === 1) sendBroadcastChunk();
+  }
+  function sendBroadcastChunk() {
+    const job = broadcasts[0];
+    if (!job) return;
+    const end = Math.min(job.next + BROADCAST_CHUNK, job.sockets.length);
+    for (; job.next < end; job.next += 1) sendTo(job.sockets[job.next]!, job.data);
+    if (job.next >= job.sockets.length) broadcasts.shift();
+    if (broadcasts.length) setImmediate(sendBroadcastChunk);
   }
 
   function endLocal(userId: string) {
@@ -191,12 +216,17 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
     }
     const r = shared();
     if (!r) return;
-    const multi = r.multi();
+    // One variadic command per key, whatever the number of entries.
+    const online: Array<string | number> = [];
+    const activeAdmins: Array<string | number> = [];
+    const users: string[] = [];
     for (const { entry, activeUntil } of entries) {
-      multi.zadd(KEY.online, expiresAt, entry.id);
-      if (entry.isAdmin && activeUntil !== undefined) multi.zadd(KEY.admins, activeUntil, entry.id);
-      multi.hset(KEY.users, entry.id, JSON.stringify(entry));
+      online.push(expiresAt, entry.id);
+      if (entry.isAdmin && activeUntil !== undefined) activeAdmins.push(activeUntil, entry.id);
+      users.push(entry.id, JSON.stringify(entry));
     }
+    const multi = r.multi().zadd(KEY.online, ...online).hset(KEY.users, ...users);
+    if (activeAdmins.length) multi.zadd(KEY.admins, ...activeAdmins);
     await multi.exec().catch((err: unknown) => onError(err, 'presence'));
   }
 
@@ -237,14 +267,22 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
     ...(l.identity.isAdmin ? { activeUntil: l.activeAt + lapseMs } : {}),
   });
 
-  // Refresh this instance's members so they outlive PRESENCE_TTL_MS; drop expired ones.
-  const refresher = setInterval(() => {
-    const entries = [...local.values()].map(presenceOf);
-    void writePresence(entries).catch(() => undefined);
+  // This instance's members are rewritten so they outlive PRESENCE_TTL_MS: each once it is
+  // REFRESH_MS old, spread over time (all at once, 5,000 sockets stalled delivery for 0.3 s).
+  const renewal = createSpreadRenewal<string>({
+    periodMs: REFRESH_MS,
+    now,
+    renew: (ids) => {
+      const entries = ids.flatMap((id) => { const l = local.get(id); return l ? [presenceOf(l)] : []; });
+      void writePresence(entries).catch(() => undefined);
+    },
+  });
+  // Expired members (a crashed instance's) are dropped now and then.
+  const sweeper = setInterval(() => {
     const r = shared();
     if (r) void r.multi().zremrangebyscore(KEY.online, '-inf', now()).zremrangebyscore(KEY.admins, '-inf', now()).exec().catch(() => undefined);
   }, REFRESH_MS);
-  refresher.unref();
+  sweeper.unref();
 
   // Heartbeats lapse without any event: every instance looks now and then whether "an
   // administrator is online" changed and tells its own sockets.
@@ -321,6 +359,7 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
         local.set(identity.id, entry);
       }
       if (identity.isAdmin) admins.add(identity.id);
+      renewal.written(identity.id);
       await writePresence([presenceOf(entry)]);
       if (identity.isAdmin) adminOnlineCache = null;
     },
@@ -331,6 +370,7 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
       if (existing.sockets.size) return;
       local.delete(identity.id);
       admins.delete(identity.id);
+      renewal.delete(identity.id);
       await removePresence(identity.id);
       if (identity.isAdmin) adminOnlineCache = null;
     },
@@ -347,6 +387,7 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
       existing.lastSeen = t;
       if (!lapsed && t - existing.activityWrittenAt < ACTIVITY_WRITE_MS) return;
       existing.activityWrittenAt = t;
+      renewal.written(identity.id);
       void writePresence([presenceOf(existing)]).then(() => {
         if (!lapsed) return;
         // Back after a lapse: everyone learns it at once rather than at the next check.
@@ -424,7 +465,9 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
       return [...local.values()].flatMap((l) => [...l.sockets]);
     },
     async close() {
-      clearInterval(refresher);
+      renewal.close();
+      broadcasts.length = 0;
+      clearInterval(sweeper);
       clearInterval(statusChecker);
       for (const id of local.keys()) await removePresence(id).catch(() => undefined);
       local.clear();

@@ -1,10 +1,10 @@
 import { CHAT_ADMIN_ACTIVITY_LAPSE_MS, CHAT_FALLBACK_NOTICE, type ChatServerEvent } from '@shop/contracts';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../db/schema.ts';
 import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
-import { createChatHub, type ChatIdentity } from './chat-hub.ts';
+import { BROADCAST_CHUNK, createChatHub, PRESENCE_TTL_MS, type ChatIdentity } from './chat-hub.ts';
 import { connectChat, isAck, isMessage, listen, type TestChatClient } from './chat.test-helpers.ts';
 
 const admin: ChatIdentity = { id: 'a1', name: 'Ada', email: 'ada@example.com', isAdmin: true, isGuest: false };
@@ -52,6 +52,56 @@ describe('presence: an administrator is online only while available, connected a
     await new Promise((r) => setTimeout(r, 100));
     expect(changes.at(-1)).toBe(false);
     expect(events.filter((e) => e.type === 'admin-status').at(-1)).toEqual({ type: 'admin-status', isOnline: false });
+    await hub.close();
+  });
+});
+
+describe('presence renewal', () => {
+  it('members stay online while their sockets stay open (renewed a few at a time); a detached one drops out', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let clock = 1_000_000;
+      const hub = createChatHub({ now: () => clock, adminStatusCheckMs: 3_600_000 });
+      const guests: ChatIdentity[] = Array.from({ length: 2000 }, (_, i) => ({ id: `guest-${i}`, name: `Guest ${i}`, email: '', isAdmin: false, isGuest: true }));
+      const sockets = guests.map(() => ({ send: () => undefined }));
+      for (const [i, g] of guests.entries()) await hub.attach(g, sockets[i]!);
+      await hub.detach(guests[0]!, sockets[0]!);
+      for (let t = 0; t < 3 * PRESENCE_TTL_MS; t += 250) {
+        clock += 250;
+        vi.advanceTimersByTime(250);
+      }
+      const online = await hub.onlineUsers();
+      expect(online).toHaveLength(1999);
+      expect(online.some((u) => u.id === 'guest-0')).toBe(false);
+      await hub.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('a broadcast to every socket', () => {
+  it('goes out a chunk per event-loop turn, in order, once to each socket; a conversation\'s message is not held behind it', async () => {
+    const hub = createChatHub({ adminStatusCheckMs: 3_600_000 });
+    const n = BROADCAST_CHUNK * 2 + 200;
+    const seen: ChatServerEvent[][] = [];
+    for (let i = 0; i < n; i += 1) {
+      const events: ChatServerEvent[] = [];
+      seen.push(events);
+      await hub.attach({ id: `guest-${i}`, name: `Guest ${i}`, email: '', isAdmin: false, isGuest: true }, { send: (d) => events.push(JSON.parse(d) as ChatServerEvent) });
+    }
+    for (const events of seen) events.length = 0;
+    hub.deliverLocal({ to: 'all' }, { type: 'admin-status', isOnline: true });
+    hub.deliverLocal({ to: 'all' }, { type: 'admin-status', isOnline: false });
+    hub.deliverLocal({ to: 'user', userId: `guest-${n - 1}` }, { type: 'ping' });
+    // One chunk of the first broadcast went out at once; the last socket already has its own event.
+    expect(seen.filter((e) => e.length && e[0]!.type === 'admin-status').length).toBe(BROADCAST_CHUNK);
+    expect(seen[n - 1]).toEqual([{ type: 'ping' }]);
+    await new Promise((r) => setTimeout(r, 50));
+    for (const [i, events] of seen.entries()) {
+      const statuses = events.filter((e) => e.type === 'admin-status');
+      expect(statuses, `socket ${i}`).toEqual([{ type: 'admin-status', isOnline: true }, { type: 'admin-status', isOnline: false }]);
+    }
     await hub.close();
   });
 });

@@ -18,6 +18,7 @@ export const CHAT_SOCKET_PATH = '/ws/chat';
 /** The server pings every socket this often (SPEC §7: ping answered with pong); two missed pongs close it. */
 export const HEARTBEAT_MS = 25_000;
 const MAX_FRAME_BYTES = 64 * 1024;
+const PING = JSON.stringify({ type: 'ping' } satisfies ChatServerEvent);
 export const PRESENCE_BROADCAST_MS = 250;
 export const CLOSE_TOO_MANY_SOCKETS = CHAT_CLOSE_TOO_MANY_SOCKETS;
 export const CLOSE_UNAUTHORIZED = CHAT_CLOSE_SIGNED_OUT;
@@ -196,7 +197,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
         socket.terminate();
         return;
       }
-      sendTo(socket, { type: 'ping' });
+      if (socket.readyState === socket.OPEN) socket.send(PING);
     }), HEARTBEAT_MS);
     heartbeat.unref();
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createSocketLimiter, SOCKET_LEASE_MS } from './socket-limit.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -51,5 +51,30 @@ describe.runIf(REDIS_URL)('sockets per IP, shared in Redis', () => {
     // A closed instance drops its own sockets from the count.
     expect(await redis!.zcard(`chat:ip-sockets:${ip}`)).toBe(0);
     void b;
+  });
+
+  it('an instance renews the leases of the sockets it holds (a few at a time), not of released ones', async () => {
+    const renewedIp = `${ip}-renewed`;
+    const key = `chat:ip-sockets:${renewedIp}`;
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let clock = 2_000_000;
+      const a = createSocketLimiter({ redis: redis!, now: () => clock });
+      const releases = [];
+      for (let i = 0; i < 300; i += 1) releases.push(await a.acquire(renewedIp, 1000));
+      await releases[0]!();
+      for (let t = 0; t < 3 * SOCKET_LEASE_MS; t += 250) {
+        clock += 250;
+        vi.advanceTimersByTime(250);
+      }
+      // Commands on one connection keep their order: the renewals were applied before this count.
+      expect(await redis!.zcount(key, clock, '+inf')).toBe(299);
+      expect(await redis!.zcard(key)).toBe(299);
+      await a.close();
+      expect(await redis!.zcard(key)).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      await redis!.del(key);
+    }
   });
 });

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { createSpreadRenewal } from './spread-renewal.ts';
 
 /** A socket counted against its IP lives this long in Redis unless its instance refreshes it. */
 export const SOCKET_LEASE_MS = 60_000;
+/** Each lease is renewed once it is this old, a few per tick (at most 1.5 × this between renewals). */
 const REFRESH_MS = 20_000;
 const keyOf = (ip: string) => `chat:ip-sockets:${ip}`;
 
@@ -51,14 +53,27 @@ export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () 
   const held = new Map<string, string>(); // member → ip, for the lease renewals
   const instance = randomBytes(6).toString('hex');
   let seq = 0;
-  const renew = setInterval(() => {
-    if (!held.size || !isUp()) return;
-    const until = now() + SOCKET_LEASE_MS;
-    const multi = redis.multi();
-    for (const [member, ip] of held) multi.zadd(keyOf(ip), 'XX', until, member).pexpire(keyOf(ip), SOCKET_LEASE_MS);
-    void multi.exec().catch(() => undefined);
-  }, REFRESH_MS);
-  renew.unref();
+  // Spread over time, one variadic ZADD per IP: renewing 5,000 leases at once stalled the chat.
+  const renewal = createSpreadRenewal<string>({
+    periodMs: REFRESH_MS,
+    now,
+    renew: (members) => {
+      if (!isUp()) return;
+      const until = now() + SOCKET_LEASE_MS;
+      const byIp = new Map<string, Array<string | number>>();
+      for (const member of members) {
+        const ip = held.get(member);
+        if (ip === undefined) continue;
+        let pairs = byIp.get(ip);
+        if (!pairs) { pairs = []; byIp.set(ip, pairs); }
+        pairs.push(until, member);
+      }
+      if (!byIp.size) return;
+      const multi = redis.multi();
+      for (const [ip, pairs] of byIp) multi.zadd(keyOf(ip), 'XX', ...pairs).pexpire(keyOf(ip), SOCKET_LEASE_MS);
+      void multi.exec().catch(() => undefined);
+    },
+  });
 
   return {
     async acquire(ip, max) {
@@ -71,7 +86,7 @@ export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () 
     },
     async close() {
       await fallback.close();
-      clearInterval(renew);
+      renewal.close();
       const members = [...held];
       held.clear();
       if (members.length && isUp()) {
@@ -100,8 +115,10 @@ export function createSocketLimiter(opts: { redis?: Redis | undefined; now?: () 
         return null;
       }
       held.set(member, ip);
+      renewal.written(member);
       return async () => {
         if (!held.delete(member)) return;
+        renewal.delete(member);
         await redis.zrem(key, member).catch(() => undefined); // its lease ends by itself
       };
     }
