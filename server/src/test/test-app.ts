@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -28,9 +29,18 @@ export async function openTestDatabase(): Promise<{ database: Database; cleanup:
     await migrate(database);
     return { database, cleanup: async () => { await database.close(); await scratch.drop(); } };
   }
-  const database = await openDatabase({ pgliteDir: 'memory://' });
+  const database = await openDatabase({ pgliteDir: 'memory://', pgliteLoadDataDir: pgliteTemplate() });
   await migrate(database);
   return { database, cleanup: () => database.close() };
+}
+
+let template: Blob | undefined;
+/** The migrated empty database made once per run by test/pglite-template.ts (undefined outside the pglite project). */
+function pgliteTemplate(): Blob | undefined {
+  const file = inject('pgliteTemplate');
+  if (!file) return undefined;
+  template ??= new Blob([readFileSync(file)]);
+  return template;
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
