@@ -9,6 +9,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A migrated, empty PGlite data directory (dumpDataDir tarball) that openTestDatabase starts from. */
     pgliteTemplate: string;
+    /** A migrated, empty PostgreSQL database on TEST_DATABASE_URL's server that openTestDatabase copies. */
+    postgresTemplate: string;
   }
 }
 

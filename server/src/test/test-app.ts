@@ -15,16 +15,17 @@ import { hashPassword } from '../lib/passwords.ts';
 export const TEST_DB: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 /** Creates a throwaway PostgreSQL database on TEST_DATABASE_URL (dropped by the returned cleanup). */
-export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchPostgres(opts: { template?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  return createScratchDatabase(base, 'shop_t');
+  return createScratchDatabase(base, 'shop_t', opts.template);
 }
 
 /** Opens an empty, migrated database of the kind under test. */
 export async function openTestDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   if (TEST_DB === 'postgres') {
-    const scratch = await createScratchPostgres();
+    // A copy of the migrated template made once per run (test/postgres-template.ts).
+    const scratch = await createScratchPostgres({ template: inject('postgresTemplate') });
     const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
     await migrate(database);
     return { database, cleanup: async () => { await database.close(); await scratch.drop(); } };
