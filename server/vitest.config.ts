@@ -1,11 +1,28 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './src/test/sequencer.ts';
 
 // Server tests run against the embedded PGlite always, and against PostgreSQL too when
 // TEST_DATABASE_URL is set (as .ci/run does): same files, two projects, one summary.
+//
+// Speed (docs/testing.md, "How long the suite takes"): test files share their worker process
+// (isolate: false), so the app's modules and PGlite's WebAssembly are loaded once per worker
+// instead of once per file; each project's test databases start from one migrated template
+// (test/pglite-template.ts, test/postgres-template.ts). The files of one project are queued together (test/sequencer.ts, the
+// slowest first), so that a worker is handed the next file of its own project and can be reused.
 const projects = [
-  { extends: true as const, test: { name: 'pglite', env: { TEST_DB: 'pglite' } } },
+  {
+    extends: true as const,
+    test: {
+      name: 'pglite',
+      env: { TEST_DB: 'pglite' },
+      globalSetup: ['src/test/pglite-template.ts'],
+    },
+  },
   ...(process.env.TEST_DATABASE_URL
-    ? [{ extends: true as const, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } }]
+    ? [{
+        extends: true as const,
+        test: { name: 'postgres', env: { TEST_DB: 'postgres' }, globalSetup: ['src/test/postgres-template.ts'] },
+      }]
     : []),
 ];
 
@@ -15,7 +32,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    isolate: false,
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     projects,
   },
 });

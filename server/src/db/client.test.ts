@@ -89,7 +89,9 @@ describe('PGlite client: buffer cache', () => {
     } finally {
       await small.close();
     }
-  });
+    // Two new PGlite instances and a second WebAssembly compile: about 10 s of CPU, which takes
+    // longer than the default 30 s on a busy 2-core machine.
+  }, 120_000);
 
   it('refuses a setting that is not a plain size or does not fit in place', async () => {
     await expect(pgliteWasmModule('1024MB')).rejects.toThrow(/shared_buffers/);

@@ -29,6 +29,8 @@ export interface Database {
   rawTransaction<T>(fn: (tx: RawExecutor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball (what pgliteLoadDataDir takes). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface RawExecutor {
@@ -54,6 +56,11 @@ export interface DatabaseOptions {
   connectTimeoutSeconds?: number;
   /** PGlite only: PostgreSQL's shared_buffers (default PGLITE_SHARED_BUFFERS; see pgliteWasmModule). */
   pgliteSharedBuffers?: string;
+  /**
+   * PGlite only: start from this data directory (a tarball from PGlite's dumpDataDir) instead of an
+   * empty one. The tests start each database from one migrated template (test/global-setup.ts).
+   */
+  pgliteLoadDataDir?: Blob;
 }
 
 /** At most this many statements are prepared per connection; later new texts run unprepared. */
@@ -197,7 +204,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     mkdirSync(dataDir, { recursive: true });
   }
   const wasmModule = await pgliteWasmModule(opts.pgliteSharedBuffers ?? PGLITE_SHARED_BUFFERS);
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(wasmModule ? { wasmModule } : {}) });
+  const client = await PGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    ...(wasmModule ? { wasmModule } : {}),
+    ...(opts.pgliteLoadDataDir ? { loadDataDir: opts.pgliteLoadDataDir } : {}),
+  });
   if (opts.preparedStatements !== false) prepareRepeatedPgliteQueries(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
@@ -220,5 +232,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       await client.query('select 1');
     },
     close: () => client.close(),
+    dumpDataDir: async () => client.dumpDataDir('none'),
   };
 }

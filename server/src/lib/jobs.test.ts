@@ -212,9 +212,10 @@ describe(`durable jobs on ${TEST_DB}`, () => {
   });
 
   it('hands claimed jobs back, unstarted and uncounted, once half the lease has passed in their batch', async () => {
-    const r = runner({ leaseMs: 400, batchSize: 3 });
+    // Half the lease (500 ms) leaves room for the first job to start on a busy machine; the job (700 ms) outlasts it.
+    const r = runner({ leaseMs: 1_000, batchSize: 3 });
     const ran: string[] = [];
-    r.register('slow', async (payload) => { ran.push(String(payload.n)); await sleep(300); });
+    r.register('slow', async (payload) => { ran.push(String(payload.n)); await sleep(700); });
     for (const n of [1, 2, 3]) await enqueueJob(database.db, { kind: 'slow', dedupeKey: `s${n}`, payload: { n } });
     expect(await r.runDue({ maxRounds: 1 })).toBe(1);
     const rows = await database.db.select().from(jobs).where(eq(jobs.kind, 'slow'));

@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { buildApp, type App } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -14,23 +15,33 @@ import { hashPassword } from '../lib/passwords.ts';
 export const TEST_DB: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 /** Creates a throwaway PostgreSQL database on TEST_DATABASE_URL (dropped by the returned cleanup). */
-export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchPostgres(opts: { template?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
-  return createScratchDatabase(base, 'shop_t');
+  return createScratchDatabase(base, 'shop_t', opts.template);
 }
 
 /** Opens an empty, migrated database of the kind under test. */
 export async function openTestDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   if (TEST_DB === 'postgres') {
-    const scratch = await createScratchPostgres();
+    // A copy of the migrated template made once per run (test/postgres-template.ts).
+    const scratch = await createScratchPostgres({ template: inject('postgresTemplate') });
     const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 10 });
     await migrate(database);
     return { database, cleanup: async () => { await database.close(); await scratch.drop(); } };
   }
-  const database = await openDatabase({ pgliteDir: 'memory://' });
+  const database = await openDatabase({ pgliteDir: 'memory://', pgliteLoadDataDir: pgliteTemplate() });
   await migrate(database);
   return { database, cleanup: () => database.close() };
+}
+
+let template: Blob | undefined;
+/** The migrated empty database made once per run by test/pglite-template.ts (undefined outside the pglite project). */
+function pgliteTemplate(): Blob | undefined {
+  const file = inject('pgliteTemplate');
+  if (!file) return undefined;
+  template ??= new Blob([readFileSync(file)]);
+  return template;
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
