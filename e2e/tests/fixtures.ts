@@ -99,12 +99,35 @@ export async function signOutViaMenu(page: Page, name: string) {
   await expect(page).toHaveURL(/\/signin$/);
 }
 
+/**
+ * After a navigation to one of the app's pages, waits until the app is live (`<html data-app-ready>`,
+ * set by web/src/main.tsx once hydrated): a server-rendered page is visible before its JavaScript runs,
+ * and a click that lands before hydration does nothing. Other answers (JSON, files) are not waited on;
+ * a page whose app never starts (a test blocking its scripts) is left to the test's own assertions.
+ */
+async function untilAppReady(page: Page, response: Awaited<ReturnType<Page['goto']>>) {
+  if (!response || !(response.headers()['content-type'] ?? '').includes('text/html')) return;
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'), undefined, { timeout: 15_000 }).catch(() => undefined);
+}
+
 export const test = base.extend({
   page: async ({ page }, use) => {
     // Dismiss the cookie notice up front unless a test is about it.
     await page.addInitScript(() => {
       if (!sessionStorage.getItem('keep-cookie-notice')) localStorage.setItem('cookieConsent', 'true');
     });
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await untilAppReady(page, response);
+      return response;
+    };
+    const reload = page.reload.bind(page);
+    page.reload = async (options) => {
+      const response = await reload(options);
+      await untilAppReady(page, response);
+      return response;
+    };
     await use(page);
   },
 });

@@ -3,7 +3,7 @@ import './lib/zod-jitless';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { hydrate } from '@tanstack/react-query';
-import { startTransition, StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppErrorBoundary } from './app/AppErrorBoundary';
@@ -14,6 +14,19 @@ import { SSR_DATA_ID, type SsrData } from './ssr/ssr-data';
 
 const queryClient = createQueryClient();
 
+/**
+ * Marks `<html data-app-ready>` once the app is live (hydrated, or first rendered in the browser),
+ * the frame after its first effects: until then a server-rendered page shows but does not react to
+ * clicks. The browser tests wait for it after each navigation (e2e/tests/fixtures.ts). Renders nothing.
+ */
+function AppReadyMark() {
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => document.documentElement.setAttribute('data-app-ready', ''));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return null;
+}
+
 const app = (storeState?: StoreState) => (
   <StrictMode>
     <AppProviders queryClient={queryClient} storeState={storeState}>
@@ -22,6 +35,7 @@ const app = (storeState?: StoreState) => (
           <AppRoutes />
         </AppErrorBoundary>
       </BrowserRouter>
+      <AppReadyMark />
     </AppProviders>
   </StrictMode>
 );
