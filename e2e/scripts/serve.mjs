@@ -1,7 +1,8 @@
-// Starts a fresh shop for the browser tests: new data dir (embedded PGlite, demo data), a web build
-// of its own (so parallel runs on other ports do not clash), the server on E2E_PORT.
+// Starts a fresh shop for the browser tests on E2E_PORT: a new data dir (embedded PGlite, demo
+// data) and the web build E2E_WEB_DIST (made once per run by playwright.config.ts, shared by every
+// shop of the run); without E2E_WEB_DIST it makes a build of its own first.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const port = process.env.E2E_PORT;
@@ -9,29 +10,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 const tmp = path.join(root, 'e2e/.tmp', `run-${port}`);
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
-// Each run takes a free port, so earlier runs' folders (a web build and a database each) are
-// removed once they are a day old.
-for (const name of readdirSync(path.dirname(tmp), { withFileTypes: true })) {
-  const dir = path.join(path.dirname(tmp), name.name);
-  try {
-    if (name.isDirectory() && name.name.startsWith('run-') && Date.now() - statSync(dir).mtimeMs > 86_400_000) rmSync(dir, { recursive: true, force: true });
-  } catch { /* another run's folder, being written */ }
+let webDist = process.env.E2E_WEB_DIST;
+if (!webDist) {
+  webDist = path.join(tmp, 'web');
+  const build = spawnSync(process.execPath, [path.join(import.meta.dirname, 'build-web.mjs'), webDist], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const webDist = path.join(tmp, 'web');
-
-const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], {
-  cwd: path.join(root, 'web'),
-  env: { ...process.env, WEB_OUT_DIR: webDist },
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
-// The server-rendering bundle, beside it (<web>-ssr, where the server looks for it).
-const ssrBuild = spawnSync('npx', ['vite', 'build', '--ssr', 'src/entry-server.tsx', '--logLevel', 'error'], {
-  cwd: path.join(root, 'web'),
-  env: { ...process.env, WEB_OUT_DIR: webDist },
-  stdio: 'inherit',
-});
-if (ssrBuild.status !== 0) process.exit(ssrBuild.status ?? 1);
 
 // The server's (JSON) log goes to a file, not to this process's output: tests read the mails (sign-up
 // confirmation, password reset) from it. Without SMTP_URL mail stays in the outbox table; outside
