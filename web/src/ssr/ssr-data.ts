@@ -10,12 +10,5 @@ export interface SsrData {
   queries: DehydratedState;
 }
 
-/** JSON safe inside a `<script>` element: nothing in it can close the element or start a comment. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
+/** JSON safe inside a `<script>` element (contracts/src/html.ts). */
+export { jsonForScript } from '@shop/contracts/html';

@@ -11,18 +11,8 @@ export function escapeHtml(value: string): string {
 /** Escapes text for XML (sitemaps). */
 export const escapeXml = escapeHtml;
 
-/**
- * JSON for a `<script type="application/ld+json">` block: `<`, `>` and `&` become unicode escapes
- * so that no value can close the script element, and U+2028/2029 are escaped for old parsers.
- */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
+/** JSON for a `<script type="application/ld+json">` block (contracts/src/html.ts). */
+export { jsonForScript } from '@shop/contracts/html';
 
 /** Collapses whitespace and shortens to `max` characters on a word boundary. */
 export function summarize(text: string, max = 160): string {
