@@ -46,7 +46,6 @@ export async function profileSplit<T>(work: () => Promise<T>): Promise<{ result:
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const split = new Map<string, number>();
     let totalMs = 0;
-    const others = new Map<string, number>();
     profile.samples.forEach((id, i) => {
       const node = byId.get(id);
       const fn = node?.callFrame.functionName;
@@ -56,9 +55,7 @@ export async function profileSplit<T>(work: () => Promise<T>): Promise<{ result:
       totalMs += ms;
       const part = partOf(node);
       split.set(part, (split.get(part) ?? 0) + ms);
-      if (process.env.CPU_SPLIT_DEBUG && part === 'other') others.set(`${node.callFrame.url} ${node.callFrame.functionName}`, (others.get(`${node.callFrame.url} ${node.callFrame.functionName}`) ?? 0) + ms);
     });
-    if (process.env.CPU_SPLIT_DEBUG) console.info([...others].sort(([, a], [, b]) => b - a).slice(0, 15));
     return { result, split, totalMs };
   } finally {
     session.disconnect();
