@@ -12,6 +12,7 @@ import { ORIGIN_NOT_ALLOWED, requestOrigin } from '../../lib/origin-check.ts';
 import type { ChatIdentity, ChatSocket } from './chat-hub.ts';
 import { checkClientFrame, createInvalidFrameCounter } from './frame-guard.ts';
 import { activeChatIdentityOf, chatIdentityOf, chatServiceFor } from './chat-identity.ts';
+import { createHeartbeatWheel } from './heartbeat-wheel.ts';
 import { createSocketLimiter } from './socket-limit.ts';
 
 export const CHAT_SOCKET_PATH = '/ws/chat';
@@ -48,6 +49,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   // Sockets per IP are counted in Redis when it is configured, so the limit holds across instances.
   const socketLimiter = createSocketLimiter({ redis: app.ctx.redis, isUp: () => app.ctx.redisHealth.isUp() });
   const open = new Set<WebSocket>();
+  const heartbeats = createHeartbeatWheel(HEARTBEAT_MS);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
 
@@ -56,6 +58,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     for (const ws of open) ws.close(CHAT_CLOSE_SERVICE_RESTART, 'Service restart');
   });
   app.ctx.onClose.push(async () => {
+    heartbeats.stop();
     for (const ws of open) ws.terminate();
     await socketLimiter.close();
   });
@@ -192,14 +195,13 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       expiry.unref();
     }
 
-    const heartbeat = setInterval(guarded('heartbeat', () => {
+    const stopHeartbeat = heartbeats.add(guarded('heartbeat', () => {
       if (Date.now() - lastHeard > HEARTBEAT_MS * 2 + 5000) {
         socket.terminate();
         return;
       }
       if (socket.readyState === socket.OPEN) socket.send(PING);
-    }), HEARTBEAT_MS);
-    heartbeat.unref();
+    }));
 
     let release: (() => Promise<void>) | null = null;
     const attached = (async () => {
@@ -261,7 +263,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     socket.on('close', guarded('close', () => {
       if (closed) return;
       closed = true;
-      clearInterval(heartbeat);
+      stopHeartbeat();
       if (expiry) clearTimeout(expiry);
       open.delete(socket);
       return attached
