@@ -147,10 +147,34 @@ async function signInApi(request: APIRequestContext, email: string, password: st
   expect(res.status()).toBe(200);
 }
 
-test.describe('axe: 0 serious or critical findings on every page, light and dark', () => {
-  test.describe.configure({ timeout: 240_000 });
+/** The administrator's context and the records the back-office pages show (a customer with a conversation). */
+async function adminSetup(browser: Browser) {
+  const customer = await browser.newContext();
+  const account = await createAccountViaApi(customer.request, { name: 'Axe Chatter', email: uniqueEmail('axe-chat') });
+  expect((await customer.request.post('/api/chat/save', { data: { message: { content: 'Do you ship to Canada?', clientId: `axe-${Date.now()}` } } })).status()).toBe(201);
+  await customer.close();
 
-  test('storefront as a visitor, the chat widget open', async ({ browser }) => {
+  const context = await newRoleContext(browser);
+  const page = await context.newPage();
+  await signInApi(page.request, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const api = page.request;
+  const product = await firstProduct(api);
+  const users = (await (await api.get(`/api/users?search=${encodeURIComponent(account.email)}`)).json()) as { users: Array<{ _id: string }> };
+  const userId = users.users[0]!._id;
+  const chats = (await (await api.get(`/api/chat/all-history?search=${encodeURIComponent(account.email)}`)).json()) as { chats: Array<{ _id: string }> };
+  const chatId = chats.chats[0]!._id;
+  const orders = (await (await api.get('/api/orders?page=1')).json()) as { orders: Array<{ _id: string }> };
+  const catalogue = (await (await api.get('/api/cj/products?page=1')).json()) as { data: { content: Array<{ pid: string }> } };
+  const cj = { pid: catalogue.data.content[0]!.pid };
+  return { context, page, account, product, userId, chatId, orderId: orders.orders[0]!._id, cj };
+}
+
+// The tests of this file are independent, so the runner spreads them over its workers (each worker
+// has a shop of its own): one long test per role kept a worker busy for minutes after the others were done.
+test.describe('axe: 0 serious or critical findings on every page, light and dark', () => {
+  test.describe.configure({ mode: 'parallel', timeout: 240_000 });
+
+  test('storefront as a visitor', async ({ browser }) => {
     const context = await newRoleContext(browser);
     const page = await context.newPage();
     const product = await firstProduct(page.request);
@@ -165,12 +189,24 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       { name: 'product', url: `/product/${product.slug}`, ready: h1(product.name) },
       { name: 'cj-product', url: `/cj-product/${cj.slug}`, ready: anyH1 },
       { name: 'cart (empty)', url: '/cart', ready: h1(/Shopping Cart/i) },
+      { name: '404', url: '/no-such-page-here', ready: anyH1 },
+      { name: 'privacy', url: '/privacy', ready: anyH1 },
+    ]);
+    await context.close();
+    // Leave the catalogue as the other specs expect it.
+    expect((await adminContext.request.delete(`/api/cj/products/${cj.pid}`)).status()).toBe(200);
+    await adminContext.close();
+    report('visitor (storefront)', result);
+  });
+
+  test('account pages and the chat widget as a visitor', async ({ browser }) => {
+    const context = await newRoleContext(browser);
+    const page = await context.newPage();
+    const result = await auditAll(page, [
       { name: 'signin', url: '/signin', ready: h1(/Sign In/i) },
       { name: 'register', url: '/signup', ready: h1(/Sign Up|Create/i) },
       { name: 'forgot password', url: '/forgot-password', ready: h1(/Forgot/i) },
       { name: 'reset password', url: '/reset-password?token=not-a-real-token', ready: anyH1 },
-      { name: '404', url: '/no-such-page-here', ready: anyH1 },
-      { name: 'privacy', url: '/privacy', ready: anyH1 },
       { name: 'confirm sign-up (bad link)', url: '/confirm-signup?token=not-a-real-token', ready: anyH1 },
       { name: 'newsletter unsubscribe', url: '/newsletter/unsubscribe?token=not-a-real-token', ready: anyH1 },
       {
@@ -195,10 +231,7 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       },
     ]);
     await context.close();
-    // Leave the catalogue as the other specs expect it.
-    expect((await adminContext.request.delete(`/api/cj/products/${cj.pid}`)).status()).toBe(200);
-    await adminContext.close();
-    report('visitor', result);
+    report('visitor (account pages, chat)', result);
   });
 
   test('account and checkout as a customer, the chat widget open', async ({ browser }) => {
@@ -239,34 +272,24 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
     report('customer', result);
   });
 
-  test('back office as an administrator, the chat widget open', async ({ browser }) => {
-    // A customer conversation for the chat pages.
-    const customer = await browser.newContext();
-    const account = await createAccountViaApi(customer.request, { name: 'Axe Chatter', email: uniqueEmail('axe-chat') });
-    expect((await customer.request.post('/api/chat/save', { data: { message: { content: 'Do you ship to Canada?', clientId: `axe-${Date.now()}` } } })).status()).toBe(201);
-    await customer.close();
-
-    const context = await newRoleContext(browser);
-    const page = await context.newPage();
-    await signInApi(page.request, DEMO_ADMIN.email, DEMO_ADMIN.password);
-    const api = page.request;
-    const product = await firstProduct(api);
-    const users = (await (await api.get(`/api/users?search=${encodeURIComponent(account.email)}`)).json()) as { users: Array<{ _id: string }> };
-    const userId = users.users[0]!._id;
-    const chats = (await (await api.get(`/api/chat/all-history?search=${encodeURIComponent(account.email)}`)).json()) as { chats: Array<{ _id: string }> };
-    const chatId = chats.chats[0]!._id;
-    const orders = (await (await api.get('/api/orders?page=1')).json()) as { orders: Array<{ _id: string }> };
-    const catalogue = (await (await api.get('/api/cj/products?page=1')).json()) as { data: { content: Array<{ pid: string }> } };
-    const cj = { pid: catalogue.data.content[0]!.pid };
-
+  test('back office catalogue, orders and users as an administrator', async ({ browser }) => {
+    const { context, page, product, userId, orderId } = await adminSetup(browser);
     const result = await auditAll(page, [
       { name: 'admin dashboard', url: '/admin/dashboard', ready: h1(/Dashboard/i) },
       { name: 'admin products', url: '/admin/products', ready: (p) => p.locator('main table tbody tr').first() },
       { name: 'admin product edit', url: `/admin/product/${product._id}`, ready: (p) => p.getByLabel('Name', { exact: true }) },
       { name: 'admin orders', url: '/admin/orders', ready: (p) => p.locator('main table tbody tr').first() },
-      { name: 'admin order', url: `/admin/order/${orders.orders[0]!._id}`, ready: anyH1 },
+      { name: 'admin order', url: `/admin/order/${orderId}`, ready: anyH1 },
       { name: 'admin users', url: '/admin/users', ready: (p) => p.locator('main table tbody tr').first() },
       { name: 'admin user edit', url: `/admin/user/${userId}`, ready: (p) => p.getByLabel('Name', { exact: true }) },
+    ]);
+    await context.close();
+    report('administrator (catalogue, orders, users)', result);
+  });
+
+  test('back office leads, chats and supplier as an administrator, the chat widget open', async ({ browser }) => {
+    const { context, page, account, chatId, cj } = await adminSetup(browser);
+    const result = await auditAll(page, [
       { name: 'admin new user', url: '/admin/user', ready: anyH1 },
       { name: 'admin leads', url: '/admin/leads', ready: (p) => p.locator('main table tbody tr').first() },
       { name: 'admin chats', url: '/admin/chats', ready: (p) => p.getByText(account.name).first() },
@@ -283,6 +306,6 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       },
     ]);
     await context.close();
-    report('administrator', result);
+    report('administrator (leads, chats, supplier)', result);
   });
 });

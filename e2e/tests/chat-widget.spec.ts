@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { uniqueEmail } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test, uniqueEmail } from './fixtures';
 
 // The chat widget as people expect it (issue 19 point 5): keyboard, focus, links, the assistant's scope.
 

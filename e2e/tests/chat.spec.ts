@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { createAccountViaApi, DEMO_ADMIN, signIn, signUpViaApi, uniqueEmail } from './fixtures';
+import type { Page } from '@playwright/test';
+import { createAccountViaApi, DEMO_ADMIN, expect, signIn, signUpViaApi, test, uniqueEmail } from './fixtures';
 
 const chatButton = (page: Page) => page.getByRole('button', { name: /^Chat Support/ });
 const panel = (page: Page) => page.getByRole('dialog');

@@ -110,25 +110,43 @@ async function untilAppReady(page: Page, response: Awaited<ReturnType<Page['goto
   await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'), undefined, { timeout: 15_000 }).catch(() => undefined);
 }
 
-export const test = base.extend({
+/** Makes the page's goto and reload wait until the app is live (see untilAppReady). */
+function waitingForTheApp(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await untilAppReady(page, response);
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await untilAppReady(page, response);
+    return response;
+  };
+  return page;
+}
+
+export const test = base.extend<object, object>({
+  // Pages of contexts a test opens itself (another role, another viewport) wait for the app too,
+  // unless the context runs no JavaScript.
+  browser: [async ({ browser }, use) => {
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const context = await newContext(options);
+      if (options?.javaScriptEnabled === false) return context;
+      const newPage = context.newPage.bind(context);
+      context.newPage = async () => waitingForTheApp(await newPage());
+      return context;
+    };
+    await use(browser);
+  }, { scope: 'worker' }],
   page: async ({ page }, use) => {
     // Dismiss the cookie notice up front unless a test is about it.
     await page.addInitScript(() => {
       if (!sessionStorage.getItem('keep-cookie-notice')) localStorage.setItem('cookieConsent', 'true');
     });
-    const goto = page.goto.bind(page);
-    page.goto = async (url, options) => {
-      const response = await goto(url, options);
-      await untilAppReady(page, response);
-      return response;
-    };
-    const reload = page.reload.bind(page);
-    page.reload = async (options) => {
-      const response = await reload(options);
-      await untilAppReady(page, response);
-      return response;
-    };
-    await use(page);
+    await use(waitingForTheApp(page));
   },
 });
 export { expect };

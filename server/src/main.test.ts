@@ -52,7 +52,9 @@ const exitOf = (child: ChildProcess) =>
     else child.on('exit', (code) => resolve(code));
   });
 
-describe.runIf(TEST_DB === 'pglite')('main.ts', () => {
+// The three cases use their own data directories and ports, so they run side by side (each mostly
+// waits for a child process to start or stop).
+describe.runIf(TEST_DB === 'pglite')('main.ts', { concurrent: true }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-main-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
