@@ -12,21 +12,24 @@
  *
  *   node --import tsx bench/catalogue.ts [--duration=10] [--connections=20] [--targets=postgres,pglite]
  *        [--pg-products=100000] [--pglite-products=10000] [--json=<file>]
- *        [--scenarios=text,typo,filter,deep,slug] [--uncached-only] [--workers=1]
+ *        [--scenarios=text,typo,filter,deep,slug,ssr-home,ssr-search,ssr-product] [--uncached-only] [--workers=1] [--ssr]
  *   --scenarios picks some scenarios (default: all); --uncached-only skips the as-sent (micro-cached)
  *   run of each scenario, so a before/after comparison of the database path stays short.
  *   --workers=N (PostgreSQL only): the server as N node:cluster processes sharing the port, as
  *   WEB_CONCURRENCY=N runs it (each with its own pool; rate limits in Redis: BENCH_REDIS_URL,
  *   default $TEST_REDIS_URL or redis://127.0.0.1:6379/9). 1 (the default) is the single-process server.
+ *   --ssr: also the server-rendered storefront pages (home, search, product) as HTML; the shop serves
+ *   the web build (`npm run build -w web` first: web/dist and web/dist-ssr). The as-sent run is the
+ *   anonymous page micro-cache; no-cache renders every page.
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg, availableParallelism, cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../server/src/db/scratch.ts';
-import { catalogueScenarios, type Scenario } from './catalogue/scenarios.ts';
+import { catalogueScenarios, ssrScenarios, type Scenario } from './catalogue/scenarios.ts';
 import { CeilingServer, latencyRatio, rpsRatio, type Ceiling } from './lib/ceiling.ts';
 
 function flag(name: string): string | undefined {
@@ -51,12 +54,14 @@ const WORKERS = Math.floor(numberFlag('workers', 1, 16));
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const WARMUP_SECONDS = 2;
+const SSR = process.argv.includes('--ssr');
+const WEB_DIST = path.resolve(import.meta.dirname, '../web/dist');
 
 interface Stats { reqs: number; p50: number; p99: number; failed: number; bytes: number; rssMb: number }
 interface Row { name: string; target?: string; cached: Stats; db: Stats; ceiling: Ceiling }
 
 function scenarios(products: number, slugs: string[]): Scenario[] {
-  return catalogueScenarios(products, slugs).filter((s) => !SCENARIOS || SCENARIOS.includes(s.key));
+  return [...catalogueScenarios(products, slugs), ...(SSR ? ssrScenarios(slugs) : [])].filter((s) => !SCENARIOS || SCENARIOS.includes(s.key));
 }
 
 function shuffle<T>(xs: T[]): T[] {
@@ -88,7 +93,7 @@ class ServerProcess {
       if (msg.type === 'rss' && msg.id !== undefined) this.rssWaiters.get(msg.id)?.(msg.rss ?? 0);
     });
   }
-  static async start(options: { databaseUrl?: string; products: number; workers?: number; redisUrl?: string }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[] }> {
+  static async start(options: { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[] }> {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'catalogue/server.ts')], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
@@ -157,14 +162,14 @@ async function runTarget(kind: 'postgres' | 'pglite'): Promise<{ title: string; 
     console.info(`\n== ${kind}: generating ${products.toLocaleString('en-US')} products...`);
     const workers = kind === 'postgres' ? WORKERS : 1;
     if (workers !== WORKERS) console.info(`   --workers=${WORKERS} ignored: PGlite is opened by one process only`);
-    const started = await ServerProcess.start({ databaseUrl: scratch?.url, products, ...(workers > 1 ? { workers, redisUrl: REDIS_URL } : {}) });
+    const started = await ServerProcess.start({ databaseUrl: scratch?.url, products, ...(workers > 1 ? { workers, redisUrl: REDIS_URL } : {}), ...(SSR ? { webDist: WEB_DIST } : {}) });
     server = started.server;
     console.info(`   generated in ${(started.generateMs / 1000).toFixed(1)} s; server on 127.0.0.1:${started.port} (${workers} process${workers > 1 ? 'es, node:cluster' : ''}); ${DURATION} s per run, ${CONNECTIONS} connections`);
     console.info(HEADER);
     const rows: Row[] = [];
     for (const s of scenarios(products, started.slugs)) {
-      const cached = UNCACHED_ONLY ? NOT_MEASURED : await measure(server, started.port, s.paths);
-      const db = await measure(server, started.port, s.paths, { 'cache-control': 'no-cache' });
+      const cached = UNCACHED_ONLY ? NOT_MEASURED : await measure(server, started.port, s.paths, { ...s.headers });
+      const db = await measure(server, started.port, s.paths, { ...s.headers, 'cache-control': 'no-cache' });
       const ceiling = await ceilingServer.measure({ connections: CONNECTIONS, seconds: DURATION });
       const row: Row = { name: s.name, target: s.target, cached, db, ceiling };
       rows.push(row);
@@ -226,6 +231,7 @@ function verdicts(kind: string, rows: Row[]): string[] {
 }
 
 async function main() {
+  if (SSR && !existsSync(path.join(`${WEB_DIST}-ssr`, 'entry-server.js'))) throw new Error('--ssr needs the web build: npm run build -w web');
   console.info(`Catalogue benchmark: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
   const results: Array<{ title: string; rows: Row[] }> = [];
   for (const target of TARGETS) {

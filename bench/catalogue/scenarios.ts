@@ -1,7 +1,7 @@
 import { ADJECTIVES, CATEGORIES, NOUNS } from './generate.ts';
 
 /** One scenario of the catalogue benchmark: a rotating list of URLs (key: the --scenarios name). */
-export interface Scenario { name: string; key: string; target?: string; paths: string[] }
+export interface Scenario { name: string; key: string; target?: string; paths: string[]; headers?: Record<string, string> }
 
 /** A rotating list of URLs per scenario, so caches see realistic variety rather than one URL. */
 export function catalogueScenarios(products: number, slugs: string[]): Scenario[] {
@@ -32,5 +32,19 @@ export function catalogueScenarios(products: number, slugs: string[]): Scenario[
     { name: 'category+price+sort', key: 'filter', target: 'filter', paths: filter },
     { name: `deep page (~${deepFrom})`, key: 'deep', paths: deep },
     { name: 'product by slug', key: 'slug', paths: bySlug },
+  ];
+}
+
+/**
+ * The server-rendered storefront pages (HTML, as a browser asks for them): home, search and product.
+ * Needs the web build with its server bundle (web/dist and web/dist-ssr).
+ */
+export function ssrScenarios(slugs: string[]): Scenario[] {
+  const html = { accept: 'text/html' };
+  const words = ['wireless', 'leather wallet', 'ceramic mug', 'tent', 'drone', 'guitar', 'smart watch', 'blender'];
+  return [
+    { name: 'SSR home page', key: 'ssr-home', paths: ['/'], headers: html },
+    { name: 'SSR search page', key: 'ssr-search', paths: words.flatMap((w) => [1, 2].map((p) => `/search?query=${encodeURIComponent(w)}&page=${p}`)), headers: html },
+    { name: 'SSR product page', key: 'ssr-product', paths: slugs.slice(0, 200).map((slug) => `/product/${slug}`), headers: html },
   ];
 }

@@ -21,7 +21,7 @@ import { openDatabase, type Database } from '../../server/src/db/client.ts';
 import { migrate } from '../../server/src/db/migrate.ts';
 import { generateProducts } from './generate.ts';
 
-interface Options { databaseUrl?: string; products: number; workers?: number; redisUrl?: string }
+interface Options { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string }
 
 const opts = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Options;
 const WORKERS = opts.workers ?? 1;
@@ -35,7 +35,7 @@ function benchConfig() {
     DATA_DIR: dataDir,
     SEED_DEMO_DATA: 'false',
     LOG_LEVEL: 'warn',
-    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    WEB_DIST_DIR: opts.webDist ?? path.join(dataDir, 'no-web'),
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
   });
