@@ -1,52 +1,57 @@
-// `npm test`: every check the project has, in three stages, stopping after the first stage that fails.
-//   1. the quick checks — typecheck of each workspace, lint, the web tests — two at a time (this is a
-//      2-core machine). Their output is held and printed whole as each one finishes, so it stays readable.
-//   2. the server tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), output as it comes.
-//   3. the browser tests, output as it comes.
-// Each part's time is printed, and a summary at the end; the exit code is 1 if any part failed.
-// `node scripts/test.mjs --only=quick|server|e2e` runs one stage.
+// `npm test`: every check the project has — typecheck of each workspace, lint, the web tests, the
+// server tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) and the browser tests.
+//
+// They run in three lanes side by side: the quick checks one after another, the server tests, the
+// browser tests. None of them keeps both cores of this 2-core machine busy on its own (the server
+// tests wait on child processes, PostgreSQL and timers; the browser tests on pages), so running them
+// together takes about the longest lane instead of the sum (docs/testing.md, "How long the suite takes").
+// Each job's output is held and printed whole when it ends, so it stays readable (and written to
+// test-results/<job>.log as it comes, to follow a long job); each part's time is printed, and a
+// summary at the end; the exit code is 1 if any part failed.
+// `node scripts/test.mjs --only=quick|server|e2e` runs one lane; `--serial` runs the lanes one after another.
 import { spawn } from 'node:child_process';
-import { cpus } from 'node:os';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const serial = process.argv.includes('--serial');
+const logDir = path.join(root, 'test-results');
+mkdirSync(logDir, { recursive: true });
 
-const quick = [
-  ...['contracts', 'server', 'web', 'e2e', 'bench'].map((w) => ({ name: `typecheck ${w}`, cmd: npm, args: ['run', 'typecheck', '-w', w] })),
-  { name: 'lint', cmd: npm, args: ['run', 'lint'] },
-  { name: 'web tests', cmd: npm, args: ['test', '-w', 'web'] },
-];
-// The longest first, so the two lanes finish together.
-const order = ['web tests', 'typecheck web', 'lint', 'typecheck server'];
-quick.sort((a, b) => (order.indexOf(a.name) + 1 || 99) - (order.indexOf(b.name) + 1 || 99));
-
-const stages = [
-  { name: 'quick', jobs: quick, parallel: Math.max(1, Math.min(2, cpus().length)) },
-  { name: 'server', jobs: [{ name: 'server tests', cmd: npm, args: ['test', '-w', 'server'] }], parallel: 1 },
-  { name: 'e2e', jobs: [{ name: 'browser tests', cmd: npm, args: ['test', '-w', 'e2e'] }], parallel: 1 },
-].filter((s) => !only || s.name === only);
+const lanes = [
+  {
+    name: 'quick',
+    // The longest first.
+    jobs: [
+      { name: 'web tests', cmd: npm, args: ['test', '-w', 'web'] },
+      ...['web', 'server', 'e2e', 'bench', 'contracts'].map((w) => ({ name: `typecheck ${w}`, cmd: npm, args: ['run', 'typecheck', '-w', w] })),
+      { name: 'lint', cmd: npm, args: ['run', 'lint'] },
+    ],
+  },
+  { name: 'server', jobs: [{ name: 'server tests', cmd: npm, args: ['test', '-w', 'server'] }] },
+  { name: 'e2e', jobs: [{ name: 'browser tests', cmd: npm, args: ['test', '-w', 'e2e'] }] },
+].filter((l) => !only || l.name === only);
 
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 const results = [];
 
-function run(job, buffered) {
+function run(job) {
   return new Promise((resolve) => {
     const started = Date.now();
     let output = '';
-    const child = spawn(job.cmd, job.args, { cwd: root, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
-    if (buffered) {
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
-    } else {
-      process.stdout.write(`\n== ${job.name}\n`);
-    }
-    child.on('error', (err) => (output += `${err.stack ?? err}\n`));
+    const log = createWriteStream(path.join(logDir, `${job.name.replace(/\W+/g, '-')}.log`));
+    const child = spawn(job.cmd, job.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const take = (d) => { output += d; log.write(d); };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (err) => take(`${err.stack ?? err}\n`));
     child.on('close', (code, signal) => {
+      log.end();
       const ok = code === 0;
       const took = Date.now() - started;
-      if (buffered) process.stdout.write(`\n== ${job.name}\n${output.trimEnd()}\n`);
+      process.stdout.write(`\n== ${job.name}\n${output.trimEnd()}\n`);
       process.stdout.write(`== ${job.name}: ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds(took)}\n`);
       results.push({ name: job.name, ok, took });
       resolve(ok);
@@ -54,23 +59,18 @@ function run(job, buffered) {
   });
 }
 
-async function runStage(stage) {
-  const queue = [...stage.jobs];
+async function runLane(lane) {
   let ok = true;
-  const lane = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) ok = (await run(job, stage.parallel > 1)) && ok;
-  };
-  await Promise.all(Array.from({ length: stage.parallel }, lane));
+  for (const job of lane.jobs) ok = (await run(job)) && ok;
   return ok;
 }
 
 const started = Date.now();
 let passed = true;
-for (const stage of stages) {
-  const stageStarted = Date.now();
-  passed = await runStage(stage);
-  process.stdout.write(`== stage ${stage.name}: ${passed ? 'passed' : 'FAILED'} in ${seconds(Date.now() - stageStarted)}\n`);
-  if (!passed) break;
+if (serial) {
+  for (const lane of lanes) passed = (await runLane(lane)) && passed;
+} else {
+  passed = (await Promise.all(lanes.map(runLane))).every(Boolean);
 }
 process.stdout.write(`\n== npm test: ${passed ? 'passed' : 'FAILED'} in ${seconds(Date.now() - started)}\n`);
 for (const r of results) process.stdout.write(`   ${r.ok ? 'ok    ' : 'FAILED'} ${r.name} (${seconds(r.took)})\n`);

@@ -11,7 +11,7 @@ import { readJson, storageKeys, writeJson } from '../../../lib/storage';
 import {
   createGuestSession, getAdminStatus, getGuestHistory, getHistory, getOnlineUsers, getUserMessages, toggleAdminStatus, verifyGuest, type GuestInfo,
 } from '../api/chat-api';
-import { blinkTitle, playNotificationSound, requestNotificationPermissionOnce } from '../lib/alerts';
+import { blinkTitle, playNotificationSound, requestNotificationPermissionOnce, stopTitleBlink } from '../lib/alerts';
 import { ChatConnection, chatSocketUrl, type ChatConnectionOptions, type ConnectionStatus } from '../lib/chat-connection';
 import { FALLBACK_LABEL, RESPONDER_TEXT, SIGN_IN_TO_CHAT, SIGNED_OUT_TEXT } from './chat-widget-texts';
 import { MessageText } from './MessageText';
@@ -72,7 +72,7 @@ function useConnection(
       }),
     });
     setConn(c);
-    return () => { c.close(); setConn(null); };
+    return () => { c.close(); setConn(null); stopTitleBlink(); };
   }, [me?.id, me?.kind]); // eslint-disable-line react-hooks/exhaustive-deps
   return conn;
 }

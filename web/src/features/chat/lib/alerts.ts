@@ -33,15 +33,19 @@ export function playNotificationSound(): HTMLAudioElement | null {
 }
 
 let blinkTimer: ReturnType<typeof setInterval> | null = null;
+let stopBlink: (() => void) | null = null;
 
 /** Blinks the page title 'New Message!' until the window gets focus or 10 s pass. */
 export function blinkTitle(): void {
   if (blinkTimer) return;
   const original = document.title;
   let on = false;
+  let timeout: ReturnType<typeof setTimeout> | null = null;
   const stop = () => {
     if (blinkTimer) clearInterval(blinkTimer);
+    if (timeout) clearTimeout(timeout);
     blinkTimer = null;
+    stopBlink = null;
     document.title = original;
     window.removeEventListener('focus', stop);
   };
@@ -50,7 +54,13 @@ export function blinkTitle(): void {
     document.title = on ? CHAT_TEXTS.newMessageTitle : original;
   }, 1000);
   window.addEventListener('focus', stop);
-  setTimeout(stop, CHAT_PULSE_MS);
+  timeout = setTimeout(stop, CHAT_PULSE_MS);
+  stopBlink = stop;
+}
+
+/** Ends a title blink at once and puts the title back (the widget going away). */
+export function stopTitleBlink(): void {
+  stopBlink?.();
 }
 
 /** Asked once, on the first click of a non-administrator (SPEC §4). */
