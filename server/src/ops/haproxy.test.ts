@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePortRange } from '../test/ports.ts';
 import { TEST_DB } from '../test/test-app.ts';
 import { findHaproxyBinary, HAPROXY_TEMPLATE, readServerStates, renderFleetHaproxyConfig } from './haproxy.ts';
@@ -69,6 +69,17 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
   let haproxy: ChildProcess;
   let haproxyLog = '';
 
+  /** Until HAProxy counts both backends UP (a check that timed out on a loaded machine takes one out for a moment). */
+  async function untilBothUp(timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const states = await readServerStates(socket).catch(() => ({} as Record<string, { status: string }>));
+      if (states.app1?.status === 'UP' && states.app2?.status === 'UP') return;
+      if (Date.now() > deadline) throw new Error(`HAProxy does not count both backends UP: ${JSON.stringify(states)}\n${haproxyLog}`);
+      await sleep(100);
+    }
+  }
+
   beforeAll(async () => {
     for (const port of BACKENDS) backends.push(await startBackend(port));
     const config = renderFleetHaproxyConfig({
@@ -79,13 +90,11 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     haproxy = spawn(HAPROXY!, ['-db', '-f', path.join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
     haproxy.stdout?.on('data', (d: Buffer) => { haproxyLog += d.toString(); });
     haproxy.stderr?.on('data', (d: Buffer) => { haproxyLog += d.toString(); });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const states = await readServerStates(socket).catch(() => ({} as Record<string, { status: string }>));
-      if (states.app1?.status === 'UP' && states.app2?.status === 'UP') break;
-      if (Date.now() > deadline) throw new Error(`HAProxy did not start:\n${haproxyLog}`);
-      await sleep(100);
-    }
+    await untilBothUp();
+  }, 30_000);
+  beforeEach(async () => {
+    for (const b of backends) b.ready = 200;
+    await untilBothUp();
   }, 30_000);
   afterAll(async () => {
     if (haproxy?.exitCode === null) {
