@@ -17,11 +17,14 @@
  *     the web build with its server bundle (`npm run build -w web`: web/dist and web/dist-ssr).
  *   --split: one more round per scenario under the V8 profiler, printing where the Node CPU went
  *     (routing, database driver, query building, validation + serialisation, rendering, ...).
+ *   --profile-dir=DIR (with --split): also writes that round's V8 profile as DIR/<scenario>.cpuprofile
+ *     (open it in Chrome DevTools), to see the functions behind the split.
+ *   --split-rounds=N: the profiled rounds per scenario (default 1; more samples for one-URL scenarios).
  * The first row is the floor: a bare Fastify route answering a prepared 6 KB JSON body, through the
  * same app.inject, in the same process and run.
  *   env: BENCH_DATABASE_URL (a scratch database is created and dropped there), unless --pglite.
  */
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/src/app.ts';
@@ -43,6 +46,8 @@ const UNPREPARED = process.argv.includes('--unprepared');
 const PICK = flag('scenarios')?.split(',');
 const SSR = process.argv.includes('--ssr');
 const SPLIT = process.argv.includes('--split');
+const PROFILE_DIR = flag('profile-dir');
+const SPLIT_ROUNDS = Number(flag('split-rounds') ?? 1);
 const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** utime + stime of a process, in ms (clock ticks of 10 ms). */
@@ -126,7 +131,11 @@ async function main() {
       report(s.name, rounds);
       report(`  steady (${rounds.filter((r) => r.stmts === fewest).length} rounds)`, rounds.filter((r) => r.stmts === fewest));
       if (SPLIT) {
-        const { split, totalMs } = await profileSplit(async () => { for (const url of paths) await send(url); });
+        const { split, totalMs, profile } = await profileSplit(async () => { for (let r = 0; r < SPLIT_ROUNDS; r += 1) for (const url of paths) await send(url); });
+        if (PROFILE_DIR) {
+          mkdirSync(PROFILE_DIR, { recursive: true });
+          writeFileSync(path.join(PROFILE_DIR, `${s.key}.cpuprofile`), JSON.stringify(profile));
+        }
         console.info(`  where the node CPU went: ${formatSplit(split, totalMs)}`);
       }
     }

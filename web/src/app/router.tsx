@@ -95,9 +95,20 @@ export function AppRoutes() {
   return useRoutes(routes);
 }
 
+/**
+ * matchRoutes(routes, pathname), remembering the last path's answer: rendering a page on the server
+ * matches its path three times (its data, its chunks, its status), and each call flattens, compiles
+ * and ranks every route again (about 0.4 ms). The answer depends on the path only (the routes are fixed).
+ */
+let lastMatch: { pathname: string; matches: ReturnType<typeof matchRoutes> } | null = null;
+function matchesOf(pathname: string): ReturnType<typeof matchRoutes> {
+  if (lastMatch?.pathname !== pathname) lastMatch = { pathname, matches: matchRoutes(routes, pathname) };
+  return lastMatch.matches;
+}
+
 /** The matched routes' handles for a path (the layout route has none). */
 function handlesFor(pathname: string): RouteHandle[] {
-  return (matchRoutes(routes, pathname) ?? []).flatMap((m) => (m.route.handle ? [m.route.handle as RouteHandle] : []));
+  return (matchesOf(pathname) ?? []).flatMap((m) => (m.route.handle ? [m.route.handle as RouteHandle] : []));
 }
 
 /** Loads the code of the page at `pathname` and of the shell, so that rendering it does not suspend. */
@@ -107,7 +118,7 @@ export async function preloadRoute(pathname: string): Promise<void> {
 
 /** The page route matched by `pathname` (its pattern and parameters, decoded as the router does), or null. */
 export function matchPage(pathname: string): { path: string; params: Record<string, string | undefined> } | null {
-  const leaf = matchRoutes(routes, pathname)?.at(-1);
+  const leaf = matchesOf(pathname)?.at(-1);
   return leaf ? { path: leaf.route.path ?? '', params: leaf.params } : null;
 }
 
