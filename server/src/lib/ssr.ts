@@ -130,9 +130,10 @@ export function fillTemplate(html: string, page: RenderedPage): string | null {
   const at = html.indexOf(root);
   const headEnd = html.search(/<\/head>/i);
   if (at === -1 || headEnd === -1 || headEnd > at) return null;
-  const filled =
-    `${html.slice(0, headEnd)}${page.headHtml}${html.slice(headEnd, at)}` +
-    `<div id="root">${page.appHtml}</div>${page.dataScript}${html.slice(at + root.length)}`;
-  return filled.replace(/<html\b[^>]*>/i, (tag) =>
+  // The theme goes on <html>, which is in the head part: set there, before the page is joined to it
+  // (a replace over the whole page would copy the page once more).
+  const head = html.slice(0, headEnd).replace(/<html\b[^>]*>/i, (tag) =>
     /\sdata-bs-theme=/.test(tag) ? tag.replace(/\sdata-bs-theme="[^"]*"/, ` data-bs-theme="${page.mode}"`) : tag.replace(/>$/, ` data-bs-theme="${page.mode}">`));
+  return `${head}${page.headHtml}${html.slice(headEnd, at)}` +
+    `<div id="root">${page.appHtml}</div>${page.dataScript}${html.slice(at + root.length)}`;
 }
