@@ -10,7 +10,7 @@
  * CPU time barely moves with other work on the machine, unlike req/s and p99.
  *
  *   node --import tsx bench/catalogue/cpu-per-request.ts [--products=100000] [--rounds=20]
- *        [--scenarios=text,typo,filter,deep,slug,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
+ *        [--scenarios=text,typo,filter,deep,slug,home,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
  *        [--ssr] [--split]
  *   --unprepared: parameterised queries are not kept as prepared statements (openDatabase option).
  *   --ssr: also the server-rendered storefront pages (home, search, product) as HTML, uncached: needs
@@ -94,6 +94,7 @@ async function main() {
     const scenarios = [
       { name: 'bare Fastify route (floor)', key: 'bare', paths: ['/bare'], app: bare, html: false },
       ...catalogueScenarios(PRODUCTS, slugs).map((sc) => ({ ...sc, app, html: false })),
+      { name: 'home grid (GET /api/products)', key: 'home', paths: ['/api/products'], app, html: false },
       ...(SSR ? [
         { name: 'SSR home page', key: 'ssr-home', paths: ['/'], app, html: true },
         { name: 'SSR search page', key: 'ssr-search', paths: ['wireless', 'leather wallet', 'ceramic mug', 'tent', 'drone', 'guitar'].flatMap((w) => [1, 2].map((p) => `/search?query=${encodeURIComponent(w)}&page=${p}`)), app, html: true },
