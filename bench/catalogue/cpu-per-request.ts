@@ -10,18 +10,21 @@
  * CPU time barely moves with other work on the machine, unlike req/s and p99.
  *
  *   node --import tsx bench/catalogue/cpu-per-request.ts [--products=100000] [--rounds=20]
- *        [--scenarios=text,typo,filter,deep,slug,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
+ *        [--scenarios=text,typo,filter,deep,slug,home,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
  *        [--ssr] [--split]
  *   --unprepared: parameterised queries are not kept as prepared statements (openDatabase option).
  *   --ssr: also the server-rendered storefront pages (home, search, product) as HTML, uncached: needs
  *     the web build with its server bundle (`npm run build -w web`: web/dist and web/dist-ssr).
  *   --split: one more round per scenario under the V8 profiler, printing where the Node CPU went
  *     (routing, database driver, query building, validation + serialisation, rendering, ...).
+ *   --profile-dir=DIR (with --split): also writes that round's V8 profile as DIR/<scenario>.cpuprofile
+ *     (open it in Chrome DevTools), to see the functions behind the split.
+ *   --split-rounds=N: the profiled rounds per scenario (default 1; more samples for one-URL scenarios).
  * The first row is the floor: a bare Fastify route answering a prepared 6 KB JSON body, through the
  * same app.inject, in the same process and run.
  *   env: BENCH_DATABASE_URL (a scratch database is created and dropped there), unless --pglite.
  */
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/src/app.ts';
@@ -43,6 +46,8 @@ const UNPREPARED = process.argv.includes('--unprepared');
 const PICK = flag('scenarios')?.split(',');
 const SSR = process.argv.includes('--ssr');
 const SPLIT = process.argv.includes('--split');
+const PROFILE_DIR = flag('profile-dir');
+const SPLIT_ROUNDS = Number(flag('split-rounds') ?? 1);
 const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** utime + stime of a process, in ms (clock ticks of 10 ms). */
@@ -89,6 +94,7 @@ async function main() {
     const scenarios = [
       { name: 'bare Fastify route (floor)', key: 'bare', paths: ['/bare'], app: bare, html: false },
       ...catalogueScenarios(PRODUCTS, slugs).map((sc) => ({ ...sc, app, html: false })),
+      { name: 'home grid (GET /api/products)', key: 'home', paths: ['/api/products'], app, html: false },
       ...(SSR ? [
         { name: 'SSR home page', key: 'ssr-home', paths: ['/'], app, html: true },
         { name: 'SSR search page', key: 'ssr-search', paths: ['wireless', 'leather wallet', 'ceramic mug', 'tent', 'drone', 'guitar'].flatMap((w) => [1, 2].map((p) => `/search?query=${encodeURIComponent(w)}&page=${p}`)), app, html: true },
@@ -126,7 +132,11 @@ async function main() {
       report(s.name, rounds);
       report(`  steady (${rounds.filter((r) => r.stmts === fewest).length} rounds)`, rounds.filter((r) => r.stmts === fewest));
       if (SPLIT) {
-        const { split, totalMs } = await profileSplit(async () => { for (const url of paths) await send(url); });
+        const { split, totalMs, profile } = await profileSplit(async () => { for (let r = 0; r < SPLIT_ROUNDS; r += 1) for (const url of paths) await send(url); });
+        if (PROFILE_DIR) {
+          mkdirSync(PROFILE_DIR, { recursive: true });
+          writeFileSync(path.join(PROFILE_DIR, `${s.key}.cpuprofile`), JSON.stringify(profile));
+        }
         console.info(`  where the node CPU went: ${formatSplit(split, totalMs)}`);
       }
     }

@@ -7,7 +7,7 @@
 import { Session } from 'node:inspector/promises';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 /** The parts, tried in order: the first whose pattern matches a frame's script URL (or name) takes it. */
 const PARTS: Array<[part: string, pattern: RegExp]> = [
@@ -34,7 +34,7 @@ function partOf(node: ProfileNode): string {
 }
 
 /** Runs `work` under the profiler; returns its result and the self time (ms) per part, idle time left out. */
-export async function profileSplit<T>(work: () => Promise<T>): Promise<{ result: T; split: Map<string, number>; totalMs: number }> {
+export async function profileSplit<T>(work: () => Promise<T>): Promise<{ result: T; split: Map<string, number>; totalMs: number; profile: Profile }> {
   const session = new Session();
   session.connect();
   try {
@@ -56,7 +56,7 @@ export async function profileSplit<T>(work: () => Promise<T>): Promise<{ result:
       const part = partOf(node);
       split.set(part, (split.get(part) ?? 0) + ms);
     });
-    return { result, split, totalMs };
+    return { result, split, totalMs, profile };
   } finally {
     session.disconnect();
   }

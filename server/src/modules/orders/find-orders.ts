@@ -1,5 +1,6 @@
 import { ORDER_MESSAGES, type Order } from '@shop/contracts';
-import { asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.ts';
 import type { Executor } from '../../db/client.ts';
 import { orderItems, orders, supplierShipments, users } from '../../db/schema.ts';
 import type { AuthUser } from '../../lib/auth.ts';
@@ -27,15 +28,23 @@ export async function loadOrders(db: Executor, where?: SQL, limit?: number): Pro
   return rows.map((r) => ({ order: r.order, userName: r.userName, items: byOrder.get(r.order.id) ?? [], shipment: r.shipment }));
 }
 
-/** One order by id with its lines and customer (name and e-mail), in one query; or null. */
-export async function loadOrder(db: Executor, id: string): Promise<OrderWithLines | null> {
-  if (!isId(id)) return null;
-  const rows = await db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, hasSupplierLines: holdsSupplierProducts(orders.id), shipment: supplierShipments }).from(orders)
+/** The statement of loadOrder, built once per database handle (placeholder `id`), then only executed. */
+const orderStatement = builtOnce<'order', ReturnType<typeof buildLoadOrder>>();
+
+function buildLoadOrder(db: Executor) {
+  return db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, hasSupplierLines: holdsSupplierProducts(orders.id), shipment: supplierShipments }).from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .leftJoin(supplierShipments, eq(supplierShipments.orderId, orders.id))
     .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(eq(orders.id, id))
-    .orderBy(asc(orderItems.position));
+    .where(eq(orders.id, sql.placeholder('id')))
+    .orderBy(asc(orderItems.position))
+    .prepare('load_order');
+}
+
+/** One order by id with its lines and customer (name and e-mail), in one query; or null. */
+export async function loadOrder(db: Executor, id: string): Promise<OrderWithLines | null> {
+  if (!isId(id)) return null;
+  const rows = await orderStatement(db, 'order', () => buildLoadOrder(db)).execute({ id });
   const first = rows[0];
   if (!first) return null;
   const items: OrderItemRow[] = [];

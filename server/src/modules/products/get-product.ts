@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { products, reviews } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
-import { findProductRow, isPublished, productColumns, type ProductRow } from './product-rows.ts';
+import { isPublished, productColumns, type ProductRow } from './product-rows.ts';
 import { presentProduct, type ReviewRow } from './products.presenter.ts';
 
 /** Reviews shown with a product: the newest ones (numReviews still counts them all). */
@@ -69,8 +69,21 @@ export async function getProductBySlug(db: Executor, slug: string): Promise<Prod
   return findWithReviews(db, 'slug', slug);
 }
 
+/** The published row by slug (SEO tags), built once per database handle. */
+const publishedRowStatement = builtOnce<'slug', ReturnType<typeof buildPublishedRow>>();
+
+function buildPublishedRow(db: Executor) {
+  return db
+    .select(productColumns)
+    .from(products)
+    .where(and(eq(products.slug, sql.placeholder('slug')), isPublished))
+    .limit(1)
+    .prepare('published_product_row_by_slug');
+}
+
 /** The raw published row for a slug (SEO tags), or undefined. */
 export async function findPublishedProductBySlug(db: Executor, slug: string): Promise<ProductRow | undefined> {
   if (!slug || slug.length > 200) return undefined;
-  return findProductRow(db, and(eq(products.slug, slug), isPublished) as SQL);
+  const rows = await publishedRowStatement(db, 'slug', () => buildPublishedRow(db)).execute({ slug });
+  return rows[0];
 }
