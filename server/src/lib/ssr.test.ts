@@ -44,7 +44,16 @@ describe('server rendering of the storefront', () => {
     expect(root).toContain('<h1 class="h3">Lumen Desk Lamp</h1>');
     expect(root).toContain('$49.50');
     expect(root).toContain('A warm dimmable lamp with a brass arm.');
-    expect(root).toMatch(/<img src="\/uploads\/lumen-main\.webp"[^>]*alt="Lumen Desk Lamp"/);
+    // The main image: in the HTML at high priority (not lazy), responsive, and preloaded once in the head (React's hint).
+    const main = /<img src="\/uploads\/lumen-main\.webp"[^>]*alt="Lumen Desk Lamp"[^>]*>/.exec(root)?.[0] ?? '';
+    expect(main).toMatch(/ fetchPriority="high"/);
+    expect(main).not.toContain('loading="lazy"');
+    expect(main).toContain('srcSet="/uploads/w/200/lumen-main.webp 200w, /uploads/w/400/lumen-main.webp 400w, /uploads/w/800/lumen-main.webp 800w"');
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head.match(/<link rel="preload" as="image"[^>]*>/g)).toEqual([
+      expect.stringMatching(/imageSrcSet="\/uploads\/w\/200\/lumen-main\.webp 200w, [^"]*" imageSizes="[^"]+" fetchPriority="high"/),
+    ]);
+    expect(root).not.toContain('rel="preload"');
     expect(root).toContain('Add to Cart');
     // The SEO transforms still run (title) and the product read is not preloaded again: it is in the page.
     expect(res.body).toContain('<title>Lumen Desk Lamp | Shop</title>');
@@ -127,7 +136,7 @@ describe('server rendering of the storefront', () => {
     expect(long.body).not.toContain(SSR_DATA);
   });
 
-  it('two customers and an anonymous visitor in parallel never see each other: no name, cart badge or session value; sessions bypass the shared cache', async () => {
+  it('two customers and an anonymous visitor in parallel never see each other: each customer sees their own name and cart badge, no one else\'s, no session value; sessions bypass the shared cache', async () => {
     const alice = await createUser(t, { name: 'Alice Zebrafinch' });
     const bob = await createUser(t, { name: 'Bob Quokkason' });
     await addToCart(t, alice, lamp.id, 3);
@@ -141,14 +150,27 @@ describe('server rendering of the storefront', () => {
       ...r,
       res: await t.app.inject({ method: 'GET', url: r.url, headers: { ...html, ...(r.user ? { cookie: `mode=light; ${r.user.cookie}` } : { cookie: 'mode=light' }) } }),
     })));
-    for (const { who, url, res } of answers) {
+    const badge = (count: number) => `<span class="badge rounded-pill bg-danger" data-testid="cart-badge">${count}</span>`;
+    for (const { who, user: visitor, url, res } of answers) {
       expect(res.statusCode, `${who} ${url}`).toBe(200);
       expect(res.body, `${who} ${url}`).toContain(SSR_DATA);
+      const root = rootOf(res.body);
       for (const user of [alice, bob]) {
-        for (const secret of [user.name, user.email, user.id, user.accessToken, user.refreshToken]) expect(res.body, `${who} ${url}`).not.toContain(secret);
+        // The session's tokens are never in a page, not even the visitor's own.
+        for (const secret of [user.accessToken, user.refreshToken]) expect(res.body, `${who} ${url}`).not.toContain(secret);
+        if (user === visitor) continue;
+        for (const secret of [user.name, user.email, user.id]) expect(res.body, `${who} ${url}`).not.toContain(secret);
       }
-      expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
-      expect(res.body, `${who} ${url}`).not.toContain('"cart"');
+      if (visitor) {
+        // Their own header: their name and their cart's badge, rendered by the server (no flip after hydration).
+        expect(root, `${who} ${url}`).toContain(`<span class="shop-user-name">Hello, <!-- -->${visitor.name}</span>`);
+        expect(root, `${who} ${url}`).not.toContain('>Sign In</a>');
+        expect(root, `${who} ${url}`).toContain(badge(visitor === alice ? 3 : 1));
+      } else {
+        expect(root, `${who} ${url}`).toContain('>Sign In</a>');
+        expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
+        expect(res.body, `${who} ${url}`).not.toContain('"cart"');
+      }
       expect(res.body, `${who} ${url}`).not.toContain('set-cookie');
       expect(res.headers['set-cookie'], `${who} ${url}`).toBeUndefined();
       expect(res.headers['cache-control'], `${who} ${url}`).toBe(who === 'anonymous' ? 'no-cache' : 'private, no-cache');

@@ -48,6 +48,7 @@ export function AdminRoute({ children }: { children: ReactNode }) {
 /** Forgot/reset password: signed-in users are sent to /. */
 export function GuestOnlyRoute({ children }: { children: ReactNode }) {
   const { state } = useStore();
-  if (state.userInfo) return <Navigate to="/" replace />;
+  // Rendered on the server for a signed-in visitor (and hydrating): no navigation there, it follows.
+  if (state.userInfo) return state.pendingRestore ? null : <Navigate to="/" replace />;
   return <>{children}</>;
 }
