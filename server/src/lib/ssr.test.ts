@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addToCart } from '../test/commerce-factories.ts';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { buildWebForSsr, TEST_INDEX_HTML } from '../test/ssr-build.ts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../test/test-app.ts';
@@ -180,6 +181,25 @@ describe('server rendering of the storefront', () => {
     expect(pageKeys.length).toBe(pages.length * 3);
     expect(new Set(pageKeys)).toEqual(new Set(pages.map((url) => `page\u0000localhost:80\u0000light\u0000${url}`)));
     remember.mockRestore();
+  });
+
+  it('pages are gzipped for a browser that takes it, the same page as without', async () => {
+    for (const cookie of ['mode=light', `mode=light; ${(await createUser(t, { name: 'Gzip Reader' })).cookie}`]) {
+      const plain = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: { ...html, cookie } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const zipped = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: { ...html, cookie, 'accept-encoding': 'gzip, deflate, br' } });
+      expect(zipped.statusCode).toBe(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toContain('accept-encoding');
+      expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      // The same markup (the page data's timestamps may differ between two renderings).
+      const unzipped = gunzipSync(zipped.rawPayload).toString('utf8');
+      expect(rootOf(unzipped)).toBe(rootOf(plain.body));
+      expect(rootOf(unzipped)).toContain('Lumen Desk Lamp');
+    }
+    const refused = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: { ...html, 'accept-encoding': 'gzip;q=0, br' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(rootOf(refused.body)).toContain('Lumen Desk Lamp');
   });
 
   it('anonymous pages are micro-cached and a product write clears them', async () => {
