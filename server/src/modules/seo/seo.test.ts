@@ -53,14 +53,17 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { WEB_DIST_DIR: webBuild(), PUBLIC_URL: 'https://shop.example.com' } });
+    // Explicit ages: the listing order (newest first) must not depend on how long each insert takes.
+    const now = Date.now();
     await insertProduct(t, {
+      createdAt: new Date(now - 60_000),
       name: 'Aurora "Pro" Headphones', slug: 'aurora-pro', brand: 'Sound & Co', category: 'Audio & Video', price: 200,
       isOnSale: true, saleDiscount: 25, countInStock: 3, rating: 4.26, numReviews: 12, image: '/uploads/aurora.webp',
       images: ['/uploads/aurora-2.webp', 'https://cdn.example.com/a3.webp'],
       description: 'Wireless headphones </script><script>alert(1)</script> with <b>bold</b> "quotes" & more.',
     });
-    await insertProduct(t, { name: 'Sold Out Mug', slug: 'sold-out-mug', category: 'Home', price: 10, countInStock: 0, numReviews: 0 });
-    await insertProduct(t, { name: 'Hidden Draft', slug: 'hidden-draft', isDraft: true });
+    await insertProduct(t, { createdAt: new Date(now - 120_000), name: 'Sold Out Mug', slug: 'sold-out-mug', category: 'Home', price: 10, countInStock: 0, numReviews: 0 });
+    await insertProduct(t, { createdAt: new Date(now - 180_000), name: 'Hidden Draft', slug: 'hidden-draft', isDraft: true });
   });
   afterAll(async () => { await t.close(); });
 
