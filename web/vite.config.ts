@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { THEME_SCRIPT } from '../contracts/src/theme';
+import { purgeBootstrap, purgeContent } from './src/lib/css-purge';
 import { DEFAULT_KEEP_BUILDS, DEFAULT_KEEP_DAYS, envCount, planAssetRetention, type AssetBuild } from './src/lib/asset-retention';
 
 /**
@@ -87,7 +88,19 @@ const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
 const outDir = process.env.WEB_OUT_DIR ?? 'dist';
 
-export default defineConfig(({ isSsrBuild }) => ({
+/** The app's source files (tests excluded): their words decide which Bootstrap rules the build keeps. */
+function appSourceFiles(): string[] {
+  const src = path.resolve(import.meta.dirname, 'src');
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(?:ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.startsWith(`test${path.sep}`))
+    .map((file) => path.join(src, file));
+}
+
+export default defineConfig(({ command, isSsrBuild }) => ({
+  // The production build drops the Bootstrap rules no page uses (src/lib/css-purge.ts); the dev server keeps them all.
+  ...(command === 'build' && !isSsrBuild && process.env.WEB_PURGE_CSS !== '0'
+    ? { css: { postcss: { plugins: [purgeBootstrap(() => purgeContent(appSourceFiles()))] } } }
+    : {}),
   plugins: [react(), reactRouterTreeShaking(), themeScript(), ...(isSsrBuild ? [] : [keepPreviousAssets()])],
   // The server-rendering build (`vite build --ssr src/entry-server.tsx`) goes beside the web build,
   // as `<outDir>-ssr` (web/dist-ssr), never inside it: the server serves the web build's files.

@@ -17,6 +17,14 @@ export const CARD_IMAGE_SIZES = {
     '(min-width: 1400px) 311px, (min-width: 1200px) 266px, (min-width: 992px) 221px, (min-width: 768px) 340px, (min-width: 576px) 250px, calc(50vw - 20px)',
 } as const;
 
+/**
+ * `sizes` of a product page's main image: its width in the gallery column (col-md-6 in a .row.g-4,
+ * in Bootstrap's container; the full width under 768 px). The server-rendered page preloads it with
+ * the same value.
+ */
+export const PRODUCT_IMAGE_SIZES =
+  '(min-width: 1400px) 636px, (min-width: 1200px) 546px, (min-width: 992px) 456px, (min-width: 768px) 336px, (min-width: 576px) 516px, calc(100vw - 24px)';
+
 // Images in the shop's upload store (/uploads/{key}); the server also serves them resized.
 const UPLOADED_IMAGE = /^\/uploads\/([a-z0-9][a-z0-9-]*\.webp)$/;
 

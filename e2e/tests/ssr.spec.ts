@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signUpViaApi } from './fixtures';
 
 /**
  * Server rendering (issue #22): the storefront's content is in the first response (a browser
@@ -94,5 +95,38 @@ test('with JavaScript: the server-rendered pages hydrate without a warning and t
   await expect(page.getByTestId('cart-badge')).toHaveText('1');
 
   // Any warning or error fails, hydration mismatches ("hydrat", "did not match") above all.
+  expect(problems).toEqual([]);
+});
+
+test('signed in: the server renders the header with the name and cart badge, and it hydrates without a flip or a warning', async ({ page, request }) => {
+  const product = await aProduct(request);
+  const problems = watchConsole(page);
+  const name = `Ssr Shopper ${Date.now().toString(36)}`;
+  await signUpViaApi(page, { name }); // the page's context now holds the session cookies, its storage nothing
+
+  const first = await page.goto(`/product/${product.slug}`);
+  const firstHtml = await first!.text();
+  expect(firstHtml).toContain(`Hello, <!-- -->${name}`);
+  expect(firstHtml).not.toMatch(/<a class="nav-link" href="\/signin"[^>]*>Sign In<\/a>/);
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByText(`Hello, ${name}`)).toBeVisible();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByTestId('cart-badge')).toHaveText('1');
+
+  // A signed-in page is the visitor's own: their cart badge is in the first byte too.
+  for (const url of ['/', `/product/${product.slug}`, '/cart']) {
+    const res = await page.goto(url);
+    const html = await res!.text();
+    expect(html, url).toContain(`Hello, <!-- -->${name}`);
+    expect(html, url).toContain('data-testid="cart-badge">1</span>');
+    expect(res!.headers()['cache-control'], url).toBe('private, no-cache');
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByText(`Hello, ${name}`)).toBeVisible();
+    await expect(page.getByTestId('cart-badge')).toHaveText('1');
+  }
+  // Another browser (no session) gets the anonymous page for the same URL, never this one.
+  const anonymous = await request.get(`/product/${product.slug}`, { headers: { accept: 'text/html' } });
+  expect(await anonymous.text()).not.toContain(name);
+
   expect(problems).toEqual([]);
 });

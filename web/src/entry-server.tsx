@@ -2,6 +2,7 @@
 import './lib/zod-jitless';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Writable } from 'node:stream';
+import type { Cart, User } from '@shop/contracts';
 import { dehydrate, type QueryClient } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -10,6 +11,8 @@ import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
 import { AppRoutes, isNotFoundPath, matchPage, preloadRoute } from './app/router';
 import { serverInitialState, type Mode } from './app/store';
+import { currentUserKey } from './features/auth/api/get-current-user';
+import { cartQueryKey } from './features/cart/api/get-cart';
 import { cjProductBySlugQueryOptions } from './features/cj/api/get-cj-product-by-slug';
 import { pageQueryOptions } from './features/pages/api/pages';
 import { categoriesQueryOptions } from './features/products/api/get-categories';
@@ -35,6 +38,11 @@ export interface RenderRequest {
   fetch: ApiFetch;
   /** Rendering that takes longer is abandoned (the server then sends the client-rendered shell). */
   timeoutMs: number;
+  /**
+   * The signed-in visitor (their session checked by the server) and their cart: the header shows
+   * their name and cart badge. Null: rendered for nobody in particular.
+   */
+  viewer?: { user: User; cart: Cart | null } | null;
 }
 
 export interface RenderResult {
@@ -142,13 +150,20 @@ function renderToString(element: ReactNode, timeoutMs: number): Promise<string> 
 export async function render(request: RenderRequest): Promise<RenderResult> {
   const url = new URL(request.url, 'http://localhost');
   const queryClient = createQueryClient();
+  const viewer = request.viewer ?? null;
+  if (viewer) {
+    // What SessionSync and CartSync would fetch first in the browser: dehydrated with the page, they
+    // are not fetched again, and the header they feed is the same before and after hydration.
+    queryClient.setQueryData(currentUserKey, viewer.user);
+    if (viewer.cart) queryClient.setQueryData(cartQueryKey, viewer.cart);
+  }
   const [missing] = await Promise.all([
     requestFetch.run(request.fetch, () => prefetch(queryClient, url.pathname, url.searchParams)),
     preloadRoute(url.pathname),
   ]);
   const html = await renderToString(
     <StrictMode>
-      <AppProviders queryClient={queryClient} storeState={serverInitialState(request.mode)}>
+      <AppProviders queryClient={queryClient} storeState={serverInitialState(request.mode, viewer && { user: viewer.user, cartItems: viewer.cart?.cartItems ?? [] })}>
         <StaticRouter location={url.pathname + url.search}>
           <AppErrorBoundary>
             <AppRoutes />
@@ -161,7 +176,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   // Inline scripts would mean a part left to the browser (React's instructions), which the
   // Content-Security-Policy would block: the page is not sent like that.
   if (html.includes('<script')) throw new Error('server-rendered page holds inline scripts');
-  const data: SsrData = { mode: request.mode, queries: dehydrate(queryClient) };
+  const data: SsrData = { mode: request.mode, ...(viewer ? { user: viewer.user } : {}), queries: dehydrate(queryClient) };
   queryClient.clear();
   // React puts the hints of preload() calls first when it renders no <head> of its own; they belong
   // in the head (in the root element they would not match what the browser renders).

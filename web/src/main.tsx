@@ -10,6 +10,8 @@ import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
 import { AppRoutes, preloadRoute } from './app/router';
 import { serverInitialState, type StoreState } from './app/store';
+import { cartQueryKey } from './features/cart/api/get-cart';
+import type { ServerCart } from './features/cart/types';
 import { SSR_DATA_ID, type SsrData } from './ssr/ssr-data';
 
 const queryClient = createQueryClient();
@@ -56,11 +58,13 @@ const ssrData = container.hasChildNodes() ? readSsrData() : null;
 
 if (ssrData) {
   // The server rendered this page: the queries it loaded go into the cache (no refetch), the page's
-  // lazy code is loaded first (nothing suspends), and the first render is the server's state
-  // (anonymous, its theme); the browser's stored state follows right after hydration.
+  // lazy code is loaded first (nothing suspends), and the first render is the server's state (its
+  // theme; the signed-in visitor and their cart when it saw a session, else nobody); the browser's
+  // stored state follows right after hydration.
   hydrate(queryClient, ssrData.queries);
+  const viewer = ssrData.user ? { user: ssrData.user, cartItems: queryClient.getQueryData<ServerCart>(cartQueryKey)?.cartItems ?? [] } : null;
   void preloadRoute(window.location.pathname).finally(() => {
-    hydrateRoot(container, app(serverInitialState(ssrData.mode)));
+    hydrateRoot(container, app(serverInitialState(ssrData.mode, viewer)));
   });
 } else {
   const root = createRoot(container);

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { acceptsGzip } from './compression.ts';
 import type { HtmlTransform } from './context.ts';
 import { fillTemplate, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
 
@@ -26,6 +28,20 @@ declare module 'fastify' {
     serverRendered: boolean;
   }
 }
+
+/** A page as sent: its status and HTML, and the HTML gzipped once it was asked for (kept with a cached page). */
+interface Page {
+  status: number;
+  html: string;
+  gzip?: Buffer;
+}
+
+/**
+ * Gzip level of the pages: a server-rendered page (~90 KB) becomes ~10 KB in ~0.35 ms, against ~9.6 KB
+ * in ~1.2 ms at level 6. The not-found handler is not a route, so @fastify/compress does not see it.
+ */
+const PAGE_GZIP_LEVEL = 4;
+const PAGE_GZIP_THRESHOLD = 1024;
 
 /** Longer URLs (a huge query string) get the plain shell: no real page has one. */
 const MAX_RENDERED_URL = 2048;
@@ -105,10 +121,10 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
   }
 
   /** The server-rendered page, or null when it cannot be (the caller sends the plain one). */
-  async function rendered(request: FastifyRequest): Promise<{ status: number; html: string } | null> {
+  async function rendered(request: FastifyRequest): Promise<Page | null> {
     if (!renderer || request.url.length > MAX_RENDERED_URL) return null;
     const fresh = options.wantsFresh(request);
-    const build = async () => {
+    const build = async (): Promise<Page> => {
       let page: RenderedPage;
       try {
         page = await renderer.render(request, fresh);
@@ -144,13 +160,16 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
       return reply.status(404).send({ message: `Route ${request.method} ${pathname} not found`, code: 'NOT_FOUND' });
     }
     const clean = cleanPath(request.url) !== null;
-    const page = clean ? await rendered(request) : null;
-    const html = page?.html ?? (await transformed(request, clean));
-    return reply
-      .status(page?.status ?? 200)
+    const page = (clean ? await rendered(request) : null) ?? { status: 200, html: await transformed(request, clean) };
+    void reply
+      .status(page.status)
       // A page rendered for a signed-in visitor is theirs alone.
       .header('cache-control', isAnonymous(request) ? 'no-cache' : 'private, no-cache')
-      .type('text/html; charset=utf-8')
-      .send(html);
+      .header('vary', 'accept-encoding')
+      .type('text/html; charset=utf-8');
+    if (page.html.length < PAGE_GZIP_THRESHOLD || !acceptsGzip(request)) return reply.send(page.html);
+    // Once per cached page: the micro-cache hands the same object to every visitor it serves.
+    page.gzip ??= gzipSync(page.html, { level: PAGE_GZIP_LEVEL });
+    return reply.header('content-encoding', 'gzip').send(page.gzip);
   });
 }

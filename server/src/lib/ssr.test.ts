@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addToCart } from '../test/commerce-factories.ts';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { buildWebForSsr, TEST_INDEX_HTML } from '../test/ssr-build.ts';
 import { createTestApp, createUser, type TestApp, type TestUser } from '../test/test-app.ts';
@@ -44,7 +45,16 @@ describe('server rendering of the storefront', () => {
     expect(root).toContain('<h1 class="h3">Lumen Desk Lamp</h1>');
     expect(root).toContain('$49.50');
     expect(root).toContain('A warm dimmable lamp with a brass arm.');
-    expect(root).toMatch(/<img src="\/uploads\/lumen-main\.webp"[^>]*alt="Lumen Desk Lamp"/);
+    // The main image: in the HTML at high priority (not lazy), responsive, and preloaded once in the head (React's hint).
+    const main = /<img src="\/uploads\/lumen-main\.webp"[^>]*alt="Lumen Desk Lamp"[^>]*>/.exec(root)?.[0] ?? '';
+    expect(main).toMatch(/ fetchPriority="high"/);
+    expect(main).not.toContain('loading="lazy"');
+    expect(main).toContain('srcSet="/uploads/w/200/lumen-main.webp 200w, /uploads/w/400/lumen-main.webp 400w, /uploads/w/800/lumen-main.webp 800w"');
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head.match(/<link rel="preload" as="image"[^>]*>/g)).toEqual([
+      expect.stringMatching(/imageSrcSet="\/uploads\/w\/200\/lumen-main\.webp 200w, [^"]*" imageSizes="[^"]+" fetchPriority="high"/),
+    ]);
+    expect(root).not.toContain('rel="preload"');
     expect(root).toContain('Add to Cart');
     // The SEO transforms still run (title) and the product read is not preloaded again: it is in the page.
     expect(res.body).toContain('<title>Lumen Desk Lamp | Shop</title>');
@@ -127,7 +137,7 @@ describe('server rendering of the storefront', () => {
     expect(long.body).not.toContain(SSR_DATA);
   });
 
-  it('two customers and an anonymous visitor in parallel never see each other: no name, cart badge or session value; sessions bypass the shared cache', async () => {
+  it('two customers and an anonymous visitor in parallel never see each other: each customer sees their own name and cart badge, no one else\'s, no session value; sessions bypass the shared cache', async () => {
     const alice = await createUser(t, { name: 'Alice Zebrafinch' });
     const bob = await createUser(t, { name: 'Bob Quokkason' });
     await addToCart(t, alice, lamp.id, 3);
@@ -141,14 +151,27 @@ describe('server rendering of the storefront', () => {
       ...r,
       res: await t.app.inject({ method: 'GET', url: r.url, headers: { ...html, ...(r.user ? { cookie: `mode=light; ${r.user.cookie}` } : { cookie: 'mode=light' }) } }),
     })));
-    for (const { who, url, res } of answers) {
+    const badge = (count: number) => `<span class="badge rounded-pill bg-danger" data-testid="cart-badge">${count}</span>`;
+    for (const { who, user: visitor, url, res } of answers) {
       expect(res.statusCode, `${who} ${url}`).toBe(200);
       expect(res.body, `${who} ${url}`).toContain(SSR_DATA);
+      const root = rootOf(res.body);
       for (const user of [alice, bob]) {
-        for (const secret of [user.name, user.email, user.id, user.accessToken, user.refreshToken]) expect(res.body, `${who} ${url}`).not.toContain(secret);
+        // The session's tokens are never in a page, not even the visitor's own.
+        for (const secret of [user.accessToken, user.refreshToken]) expect(res.body, `${who} ${url}`).not.toContain(secret);
+        if (user === visitor) continue;
+        for (const secret of [user.name, user.email, user.id]) expect(res.body, `${who} ${url}`).not.toContain(secret);
       }
-      expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
-      expect(res.body, `${who} ${url}`).not.toContain('"cart"');
+      if (visitor) {
+        // Their own header: their name and their cart's badge, rendered by the server (no flip after hydration).
+        expect(root, `${who} ${url}`).toContain(`<span class="shop-user-name">Hello, <!-- -->${visitor.name}</span>`);
+        expect(root, `${who} ${url}`).not.toContain('>Sign In</a>');
+        expect(root, `${who} ${url}`).toContain(badge(visitor === alice ? 3 : 1));
+      } else {
+        expect(root, `${who} ${url}`).toContain('>Sign In</a>');
+        expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
+        expect(res.body, `${who} ${url}`).not.toContain('"cart"');
+      }
       expect(res.body, `${who} ${url}`).not.toContain('set-cookie');
       expect(res.headers['set-cookie'], `${who} ${url}`).toBeUndefined();
       expect(res.headers['cache-control'], `${who} ${url}`).toBe(who === 'anonymous' ? 'no-cache' : 'private, no-cache');
@@ -158,6 +181,25 @@ describe('server rendering of the storefront', () => {
     expect(pageKeys.length).toBe(pages.length * 3);
     expect(new Set(pageKeys)).toEqual(new Set(pages.map((url) => `page\u0000localhost:80\u0000light\u0000${url}`)));
     remember.mockRestore();
+  });
+
+  it('pages are gzipped for a browser that takes it, the same page as without', async () => {
+    for (const cookie of ['mode=light', `mode=light; ${(await createUser(t, { name: 'Gzip Reader' })).cookie}`]) {
+      const plain = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: { ...html, cookie } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const zipped = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: { ...html, cookie, 'accept-encoding': 'gzip, deflate, br' } });
+      expect(zipped.statusCode).toBe(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toContain('accept-encoding');
+      expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      // The same markup (the page data's timestamps may differ between two renderings).
+      const unzipped = gunzipSync(zipped.rawPayload).toString('utf8');
+      expect(rootOf(unzipped)).toBe(rootOf(plain.body));
+      expect(rootOf(unzipped)).toContain('Lumen Desk Lamp');
+    }
+    const refused = await t.app.inject({ method: 'GET', url: '/product/lumen-desk-lamp', headers: { ...html, 'accept-encoding': 'gzip;q=0, br' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(rootOf(refused.body)).toContain('Lumen Desk Lamp');
   });
 
   it('anonymous pages are micro-cached and a product write clears them', async () => {

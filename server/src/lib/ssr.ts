@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseThemeCookie, THEME_COOKIE, type ThemeMode } from '@shop/contracts/theme';
+import type { Cart, User } from '@shop/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCESS_COOKIE } from './auth.ts';
 
 /** What the web app's server entry (web/src/entry-server.tsx, built into `<web dist>-ssr/`) exports. */
 interface SsrEntry {
@@ -11,7 +13,15 @@ interface SsrEntry {
     mode: ThemeMode;
     fetch: (url: string, init: RequestInit) => Promise<Response>;
     timeoutMs: number;
+    viewer: Viewer | null;
   }): Promise<{ status: number; appHtml: string; headHtml: string; data: string }>;
+}
+
+/** The signed-in visitor a page is rendered for: their header (name, menus) and cart badge are in it. */
+export interface Viewer {
+  user: User;
+  /** Their server cart; null when it could not be read (the browser then loads it, as before). */
+  cart: Cart | null;
 }
 
 /** A page rendered on the server, ready to go into index.html. */
@@ -51,8 +61,10 @@ export function isAnonymous(request: FastifyRequest): boolean {
  * cannot be loaded: the storefront is then served as the client-rendered shell, as before.
  *
  * The page's API reads go to this server's own routes in-process (`app.inject`: no socket, no HTTP
- * loopback), GET only and without the visitor's cookies, so a server-rendered page only ever holds
- * public data; the catalogue reads come from their micro-cache like anyone's.
+ * loopback), GET only and without the visitor's cookies, so the page's content only ever holds public
+ * data; the catalogue reads come from their micro-cache like anyone's. A visitor with a valid session
+ * (access cookie) gets their name and cart in the header: those two reads alone carry their cookie,
+ * and such a page is never shared (spa.ts caches only requests without cookies).
  */
 export async function loadPageRenderer(app: FastifyInstance, distDir: string, timeoutMs: number): Promise<PageRenderer | null> {
   if (timeoutMs <= 0) return null;
@@ -80,11 +92,28 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
     }
     return injectedResponse(res.statusCode, res.statusCode === 204 || res.statusCode === 304 ? '' : res.payload, headers);
   };
+  /** One of the signed-in visitor's own reads, with their access cookie alone; null unless it answers 200. */
+  const readAs = async <T,>(accessToken: string, url: string): Promise<T | null> => {
+    const res = await app.inject({ method: 'GET', url, cookies: { [ACCESS_COOKIE]: accessToken }, headers: { accept: 'application/json' } });
+    return res.statusCode === 200 ? (res.json() as T) : null;
+  };
+  /**
+   * The signed-in visitor of a request with an access cookie: who they are (users/current, which checks
+   * the token and the session) and their cart, read with that cookie only. Null without a valid
+   * session: the page is rendered anonymous, and the browser restores the session as before.
+   */
+  const viewerOf = async (request: FastifyRequest): Promise<Viewer | null> => {
+    const token = request.cookies[ACCESS_COOKIE];
+    if (!token) return null;
+    const user = await readAs<User | null>(token, '/api/users/current');
+    if (!user) return null;
+    return { user, cart: await readAs<Cart>(token, '/api/cart') };
+  };
   return {
     async render(request, fresh = false) {
       const mode = themeOf(request);
       // The deadline covers the data reads too (a stalled database), not only React's rendering.
-      const rendering = entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs });
+      const rendering = viewerOf(request).then((viewer) => entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs, viewer }));
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`server rendering took longer than ${timeoutMs} ms`)), timeoutMs);

@@ -1,5 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation, type NavigateProps } from 'react-router';
 import { LoadingBox } from '../components/LoadingBox';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
 import { isSigningOut } from '../features/auth/hooks/use-session';
@@ -45,9 +45,19 @@ export function AdminRoute({ children }: { children: ReactNode }) {
   return useSignedInGuard(true) ?? <>{children}</>;
 }
 
+/**
+ * `<Navigate>` once the page lives in the browser. A page rendered on the server (and its hydration)
+ * renders nothing in its place: a redirect cannot happen in the HTML, and React Router warns when a
+ * `<Navigate>` is rendered by the server. Right after hydration it navigates.
+ */
+export function Redirect(props: NavigateProps) {
+  const { state } = useStore();
+  return state.pendingRestore ? null : <Navigate {...props} />;
+}
+
 /** Forgot/reset password: signed-in users are sent to /. */
 export function GuestOnlyRoute({ children }: { children: ReactNode }) {
   const { state } = useStore();
-  if (state.userInfo) return <Navigate to="/" replace />;
+  if (state.userInfo) return <Redirect to="/" replace />;
   return <>{children}</>;
 }

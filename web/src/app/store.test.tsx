@@ -168,6 +168,29 @@ describe('hydrating a server-rendered page', () => {
     expect(localStorage.getItem('userInfo')).toBe(JSON.stringify(customer));
   });
 
+  it('rendered by the server for a signed-in visitor: their name and cart from the first render on, kept by RESTORE, with the stored preferences', () => {
+    // This browser stored nobody (signed in elsewhere, or its storage cleared) and keeps no cart for a signed-in user.
+    localStorage.setItem('mode', JSON.stringify('dark'));
+    localStorage.setItem('paymentMethod', JSON.stringify('Stripe'));
+    const seen: { user: string | null; items: number; mode: string; payment: string }[] = [];
+    function Probe() {
+      const { state } = useStore();
+      seen.push({ user: state.userInfo?.name ?? null, items: state.cart.cartItems.length, mode: state.mode, payment: state.cart.paymentMethod });
+      return null;
+    }
+    render(
+      <StoreProvider initialState={serverInitialState('light', { user: customer, cartItems: [item] })}>
+        <Probe />
+      </StoreProvider>,
+    );
+    expect(seen[0]).toEqual({ user: customer.name, items: 1, mode: 'light', payment: DEFAULT_PAYMENT_METHOD });
+    expect(seen.at(-1)).toEqual({ user: customer.name, items: 1, mode: 'dark', payment: 'Stripe' });
+    // Every render showed the name: no flip to "Sign In" and back.
+    expect(seen.every((s) => s.user === customer.name && s.items === 1)).toBe(true);
+    expect(localStorage.getItem('userInfo')).toBe(JSON.stringify(customer));
+    expect(localStorage.getItem('cartItems')).toBeNull();
+  });
+
   it('RESTORE applies only once, to the server-rendered state', () => {
     const restored = makeState({ userInfo: customer });
     expect(storeReducer(serverInitialState('dark'), { type: 'RESTORE', payload: restored })).toBe(restored);

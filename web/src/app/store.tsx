@@ -58,9 +58,10 @@ export interface StoreState {
   };
   message: string | null;
   /**
-   * Set while the state is the server-rendered one (anonymous, empty cart, the theme cookie's mode):
-   * the first render in the browser hydrates exactly what the server sent, then the state stored in
-   * the browser replaces it (RESTORE). Signed-in data therefore appears just after hydration.
+   * Set while the state is the server-rendered one (the theme cookie's mode; the signed-in visitor and
+   * their cart when the request carried a valid session, else nobody and an empty cart): the first
+   * render in the browser hydrates exactly what the server sent, then the state stored in the browser
+   * replaces it (RESTORE), keeping the server's user and cart when it had them.
    */
   pendingRestore?: true;
 }
@@ -102,13 +103,22 @@ export function loadInitialState(): StoreState {
   };
 }
 
-/** The state a page is rendered with on the server: nobody signed in, an empty cart, the given theme. */
-export function serverInitialState(mode: Mode): StoreState {
+/** The signed-in visitor a page was rendered for (their session checked by the server) and their cart's lines. */
+export interface ServerViewer {
+  user: User;
+  cartItems: CartItem[];
+}
+
+/**
+ * The state a page is rendered with on the server, and hydrated with in the browser: the given theme,
+ * and the visitor whose session the server checked with their cart, or nobody and an empty cart.
+ */
+export function serverInitialState(mode: Mode, viewer: ServerViewer | null = null): StoreState {
   return {
-    userInfo: null,
+    userInfo: viewer?.user ?? null,
     isLoggedOut: false,
     mode,
-    cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
+    cart: { cartItems: viewer?.cartItems ?? [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
     message: null,
     pendingRestore: true,
   };
@@ -126,7 +136,12 @@ function writeModeCookie(mode: Mode): void {
 export function storeReducer(state: StoreState, action: StoreAction): StoreState {
   switch (action.type) {
     case 'RESTORE':
-      return state.pendingRestore ? action.payload : state;
+      if (!state.pendingRestore) return state;
+      // The server saw a valid session: it knows best who is signed in and what is in their cart
+      // (which this browser does not keep for a signed-in user).
+      return state.userInfo
+        ? { ...action.payload, userInfo: state.userInfo, isLoggedOut: false, cart: { ...action.payload.cart, cartItems: state.cart.cartItems } }
+        : action.payload;
     case 'USER_SIGNIN':
       return { ...state, userInfo: action.payload, isLoggedOut: false };
     case 'USER_UPDATE':

@@ -1,12 +1,17 @@
+import type { User } from '@shop/contracts';
 import type { DehydratedState } from '@tanstack/react-query';
 import type { Mode } from '../app/store';
 
 /** The id of the `<script type="application/json">` block that carries SSR data to the browser. */
 export const SSR_DATA_ID = 'ssr-data';
 
-/** What the server hands the browser with a rendered page: the theme it rendered and the queries it loaded. */
+/**
+ * What the server hands the browser with a rendered page: the theme it rendered, the signed-in user it
+ * rendered the header for (their cart, if read, is among the queries) and the queries it loaded.
+ */
 export interface SsrData {
   mode: Mode;
+  user?: User;
   queries: DehydratedState;
 }
 

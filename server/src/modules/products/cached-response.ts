@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { SMALL_JSON_COMPRESSION } from '../../lib/compression.ts';
+import { acceptsGzip, SMALL_JSON_COMPRESSION } from '../../lib/compression.ts';
 import type { CatalogueCache } from './catalogue-cache.ts';
 
 /** How long a storefront read is served from memory (this instance's writes clear it at once). */
@@ -11,18 +11,6 @@ export const RESPONSE_TTL_MS = 5_000;
 export function wantsFresh(request: FastifyRequest): boolean {
   const cc = request.headers['cache-control'];
   return typeof cc === 'string' && /\bno-cache\b|\bno-store\b/i.test(cc);
-}
-
-/** Whether the client takes gzip (listed in Accept-Encoding, not with q=0). */
-export function acceptsGzip(request: FastifyRequest): boolean {
-  const accept = request.headers['accept-encoding'];
-  if (typeof accept !== 'string' || !accept.includes('gzip')) return false;
-  return accept.split(',').some((part) => {
-    const [name, ...params] = part.trim().split(';');
-    if (name?.trim().toLowerCase() !== 'gzip') return false;
-    const q = params.map((p) => p.trim().match(/^q=([\d.]+)$/i)?.[1]).find((v) => v !== undefined);
-    return q === undefined || Number(q) > 0;
-  });
 }
 
 /**

@@ -7,8 +7,8 @@ import { listHomeProducts } from '../products/list-home-products.ts';
 import { searchProducts } from '../products/search-products.ts';
 import { escapeHtml } from './html.ts';
 
-/** The preload tag of a card image: the same srcset and sizes as the card, so the browser reuses it. */
-export function cardImagePreload(src: string, sizes: string): string {
+/** The preload tag of an image: the same srcset and sizes as the element showing it, so the browser reuses it. */
+export function imagePreload(src: string, sizes: string): string {
   const srcSet = uploadedImageSrcSet(src);
   const responsive = srcSet ? ` imagesrcset="${escapeHtml(srcSet)}" imagesizes="${escapeHtml(sizes)}"` : '';
   return `<link rel="preload" as="image" href="${escapeHtml(src)}"${responsive} fetchpriority="high" />`;
@@ -36,6 +36,8 @@ export function createListingPreloadTransform(deps: { db: Db }): HtmlTransform {
     },
   };
   return async (request, html) => {
+    // A page rendered on the server holds the cards: React's own preloads of their images are in its head.
+    if (request.serverRendered) return null;
     const page = Object.hasOwn(pages, request.url) ? pages[request.url] : undefined;
     if (!page) return null;
     let tags: string;
@@ -44,7 +46,7 @@ export function createListingPreloadTransform(deps: { db: Db }): HtmlTransform {
         (await page.firstProducts())
           .slice(0, PRELOADED_CARDS)
           .filter((p) => p.image)
-          .map((p) => `  ${cardImagePreload(p.image, page.sizes)}\n`)
+          .map((p) => `  ${imagePreload(p.image, page.sizes)}\n`)
           .join(''));
     } catch (err) {
       // Only a hint: the page works without it.

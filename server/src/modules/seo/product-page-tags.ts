@@ -1,3 +1,4 @@
+import { PRODUCT_IMAGE_SIZES } from '@shop/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { HtmlTransform } from '../../lib/context.ts';
@@ -5,6 +6,7 @@ import { finalPrice } from '../../lib/money.ts';
 import { findPublishedProductBySlug } from '../products/get-product.ts';
 import type { ProductRow } from '../products/product-rows.ts';
 import { escapeHtml, jsonForScript, rewriteHead, summarize } from './html.ts';
+import { imagePreload } from './listing-preload.ts';
 import { absoluteUrl, siteOrigin } from './site-url.ts';
 
 export const SITE_NAME = 'Shop';
@@ -47,18 +49,18 @@ export function productJsonLd(p: ProductRow, pageUrl: string, origin: string): R
  */
 export function galleryImagePreload(p: Pick<ProductRow, 'image' | 'images'>): string[] {
   const main = p.image || p.images.find(Boolean);
-  return main ? [`<link rel="preload" as="image" href="${escapeHtml(main)}" fetchpriority="high" />`] : [];
+  return main ? [imagePreload(main, PRODUCT_IMAGE_SIZES)] : [];
 }
 
 /** The head tags of a product page: main image preload, title, description, canonical, Open Graph, Twitter, JSON-LD. */
-export function renderProductHead(html: string, p: ProductRow, origin: string): string {
+export function renderProductHead(html: string, p: ProductRow, origin: string, withImagePreload = true): string {
   const pageUrl = `${origin}/product/${encodeURIComponent(p.slug)}`;
   const description = summarize(p.description || `${p.name} by ${p.brand}`);
   const title = `${p.name} | ${SITE_NAME}`;
   const image = p.image ? absoluteUrl(origin, p.image) : undefined;
   const price = finalPrice(p).toFixed(2);
   const tags = [
-    ...galleryImagePreload(p),
+    ...(withImagePreload ? galleryImagePreload(p) : []),
     meta('name', 'description', description),
     `<link rel="canonical" href="${escapeHtml(pageUrl)}" />`,
     meta('property', 'og:type', 'product'),
@@ -98,7 +100,7 @@ export function createProductPageTransform(deps: { db: Db; config: Config }): Ht
     const product = await findPublishedProductBySlug(deps.db, slug);
     if (supplier) {
       // A supplier product's page (/cj-product/{slug}) carries no SEO tags, only its image's preload.
-      const tags = product?.cjData ? galleryImagePreload(product) : [];
+      const tags = product?.cjData && !request.serverRendered ? galleryImagePreload(product) : [];
       const headEnd = html.search(/<\/head>/i);
       if (!tags.length || headEnd === -1) return null;
       return `${html.slice(0, headEnd)}  ${tags.join('\n  ')}\n  ${html.slice(headEnd)}`;
@@ -106,6 +108,7 @@ export function createProductPageTransform(deps: { db: Db; config: Config }): Ht
     if (!product) {
       return rewriteHead(html, `Product Not Found | ${SITE_NAME}`, [meta('name', 'robots', 'noindex')]);
     }
-    return renderProductHead(html, product, siteOrigin(deps.config, request));
+    // A page rendered on the server carries React's preload of the gallery's main image already.
+    return renderProductHead(html, product, siteOrigin(deps.config, request), !request.serverRendered);
   };
 }

@@ -1,4 +1,4 @@
-import { CARD_IMAGE_SIZES } from '@shop/contracts';
+import { CARD_IMAGE_SIZES, PRODUCT_IMAGE_SIZES } from '@shop/contracts';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { insertProduct } from '../products/test-factories.ts';
 import { escapeHtml, jsonForScript, summarize } from './html.ts';
-import { cardImagePreload, PRELOADED_CARDS } from './listing-preload.ts';
+import { imagePreload, PRELOADED_CARDS } from './listing-preload.ts';
 import { galleryImagePreload } from './product-page-tags.ts';
 import { fetchPreload, modulePreload, moduleChunkFiles, routePage, searchApiPath, type ViteManifest } from './route-preload.ts';
 import { renderProductsSitemap, renderSitemap } from './sitemap.ts';
@@ -53,14 +53,17 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { WEB_DIST_DIR: webBuild(), PUBLIC_URL: 'https://shop.example.com' } });
+    // Explicit ages: the listing order (newest first) must not depend on how long each insert takes.
+    const now = Date.now();
     await insertProduct(t, {
+      createdAt: new Date(now - 60_000),
       name: 'Aurora "Pro" Headphones', slug: 'aurora-pro', brand: 'Sound & Co', category: 'Audio & Video', price: 200,
       isOnSale: true, saleDiscount: 25, countInStock: 3, rating: 4.26, numReviews: 12, image: '/uploads/aurora.webp',
       images: ['/uploads/aurora-2.webp', 'https://cdn.example.com/a3.webp'],
       description: 'Wireless headphones </script><script>alert(1)</script> with <b>bold</b> "quotes" & more.',
     });
-    await insertProduct(t, { name: 'Sold Out Mug', slug: 'sold-out-mug', category: 'Home', price: 10, countInStock: 0, numReviews: 0 });
-    await insertProduct(t, { name: 'Hidden Draft', slug: 'hidden-draft', isDraft: true });
+    await insertProduct(t, { createdAt: new Date(now - 120_000), name: 'Sold Out Mug', slug: 'sold-out-mug', category: 'Home', price: 10, countInStock: 0, numReviews: 0 });
+    await insertProduct(t, { createdAt: new Date(now - 180_000), name: 'Hidden Draft', slug: 'hidden-draft', isDraft: true });
   });
   afterAll(async () => { await t.close(); });
 
@@ -140,10 +143,13 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
 
   it("preloads a product page's main image", async () => {
     const page = (await t.app.inject({ method: 'GET', url: '/product/aurora-pro', headers: html })).body;
-    expect(page).toContain('<link rel="preload" as="image" href="/uploads/aurora.webp" fetchpriority="high" />');
+    const srcset = (key: string) => `/uploads/w/200/${key} 200w, /uploads/w/400/${key} 400w, /uploads/w/800/${key} 800w`;
+    expect(page).toContain(
+      `<link rel="preload" as="image" href="/uploads/aurora.webp" imagesrcset="${srcset('aurora.webp')}" imagesizes="${PRODUCT_IMAGE_SIZES}" fetchpriority="high" />`,
+    );
     expect(page.match(/rel="preload" as="image"/g)).toHaveLength(1);
     expect(galleryImagePreload({ image: '', images: ['', '/uploads/b.webp'] })).toEqual([
-      '<link rel="preload" as="image" href="/uploads/b.webp" fetchpriority="high" />',
+      `<link rel="preload" as="image" href="/uploads/b.webp" imagesrcset="${srcset('b.webp')}" imagesizes="${PRODUCT_IMAGE_SIZES}" fetchpriority="high" />`,
     ]);
     expect(galleryImagePreload({ image: '', images: [] })).toEqual([]);
     const missing = (await t.app.inject({ method: 'GET', url: '/product/no-such-product', headers: html })).body;
@@ -232,7 +238,7 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
   });
 
   it('preloads a card image that is not in the upload store as it is, without a srcset', () => {
-    expect(cardImagePreload('https://cdn.example.com/a.jpg?x=1&y="2"', '50vw')).toBe(
+    expect(imagePreload('https://cdn.example.com/a.jpg?x=1&y="2"', '50vw')).toBe(
       '<link rel="preload" as="image" href="https://cdn.example.com/a.jpg?x=1&amp;y=&quot;2&quot;" fetchpriority="high" />',
     );
   });

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Redirect } from '../../../app/guards';
 import { paths } from '../../../app/paths';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
@@ -37,7 +38,7 @@ export default function ConfirmSignUpPage() {
     );
   }, [token, confirm, establishSession, navigate, redirect]);
 
-  if (!token) return <Navigate to="/" replace />;
+  if (!token) return <Redirect to="/" replace />;
 
   return (
     <AuthCard title="Confirm your account">

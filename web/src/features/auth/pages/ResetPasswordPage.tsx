@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Redirect } from '../../../app/guards';
 import { toast } from 'react-toastify';
 import { MessageBox } from '../../../components/MessageBox';
 import { useResetPassword } from '../api/reset-password';
@@ -36,7 +37,7 @@ export default function ResetPasswordPage() {
     return () => window.clearTimeout(timer);
   }, [isDone, navigate]);
 
-  if (!token) return <Navigate to="/" replace />;
+  if (!token) return <Redirect to="/" replace />;
 
   const onSubmit = handleSubmit(({ password }) =>
     reset.mutate(

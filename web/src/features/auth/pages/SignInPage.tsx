@@ -1,5 +1,6 @@
 import { useForm } from 'react-hook-form';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
+import { Redirect } from '../../../app/guards';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
@@ -32,7 +33,7 @@ export default function SignInPage() {
 
   // Back-office pages need an administrator: a signed-in customer stays here to switch accounts.
   const needsAdmin = isAdminPath(redirect);
-  if (state.userInfo && !(needsAdmin && !state.userInfo.isAdmin)) return <Navigate to={redirect} replace />;
+  if (state.userInfo && !(needsAdmin && !state.userInfo.isAdmin)) return <Redirect to={redirect} replace />;
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {

@@ -1,6 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
+import { Redirect } from '../../../app/guards';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
@@ -56,7 +57,7 @@ export default function SignUpPage() {
     defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
   });
 
-  if (state.userInfo) return <Navigate to={redirect} replace />;
+  if (state.userInfo) return <Redirect to={redirect} replace />;
   if (signUp.isSuccess) return <CheckYourEmail email={getValues('email').trim()} message={signUp.data.message} onRetry={() => signUp.reset()} />;
 
   const alert = signUp.isError ? alertMessageFor(signUp.error, FIELDS) : null;

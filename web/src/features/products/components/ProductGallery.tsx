@@ -1,9 +1,15 @@
+import { PRODUCT_IMAGE_SIZES } from '@shop/contracts/images';
 import { useState } from 'react';
+import { responsiveImage } from '../../../lib/images';
 
 const mainStyle = { aspectRatio: '1 / 1', objectFit: 'contain', width: '100%', height: 'auto' } as const;
 const thumbStyle = { aspectRatio: '1 / 1', objectFit: 'cover', width: '100%', height: 'auto' } as const;
 
-/** The main image and the extra images as thumbnails; clicking a thumbnail shows it. */
+/**
+ * The main image and the extra images as thumbnails; clicking a thumbnail shows it. The main image is
+ * the page's largest paint: fetched at high priority, and React's server rendering puts its preload
+ * (with the same srcset and sizes) in the head.
+ */
 export function ProductGallery({ name, image, images }: { name: string; image: string; images: string[] }) {
   const all = [...new Set([image, ...images].filter(Boolean))];
   const [selected, setSelected] = useState(0);
@@ -12,6 +18,7 @@ export function ProductGallery({ name, image, images }: { name: string; image: s
     <div>
       <img
         src={shown}
+        {...responsiveImage(shown, PRODUCT_IMAGE_SIZES)}
         alt={name}
         width={600}
         height={600}
