@@ -66,6 +66,8 @@ function runLighthouse(url: string, outDir: string, name: string, cookie?: strin
       '--form-factor=mobile',
       '--throttling-method=simulate',
       '--quiet',
+      // The not-found page answers a real 404 (server rendering): measure it anyway.
+      '--ignore-status-code',
       ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
       '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync',
     ],
