@@ -36,7 +36,7 @@ import Fastify from 'fastify';
 import { existsSync } from 'node:fs';
 import { formatSplit, profileSplit } from '../lib/cpu-split.ts';
 import { generateProducts } from './generate.ts';
-import { catalogueScenarios } from './scenarios.ts';
+import { catalogueScenarios, ssrScenarios } from './scenarios.ts';
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const PGLITE = process.argv.includes('--pglite');
@@ -95,11 +95,7 @@ async function main() {
       { name: 'bare Fastify route (floor)', key: 'bare', paths: ['/bare'], app: bare, html: false },
       ...catalogueScenarios(PRODUCTS, slugs).map((sc) => ({ ...sc, app, html: false })),
       { name: 'home grid (GET /api/products)', key: 'home', paths: ['/api/products'], app, html: false },
-      ...(SSR ? [
-        { name: 'SSR home page', key: 'ssr-home', paths: ['/'], app, html: true },
-        { name: 'SSR search page', key: 'ssr-search', paths: ['wireless', 'leather wallet', 'ceramic mug', 'tent', 'drone', 'guitar'].flatMap((w) => [1, 2].map((p) => `/search?query=${encodeURIComponent(w)}&page=${p}`)), app, html: true },
-        { name: 'SSR product page', key: 'ssr-product', paths: slugs.slice(0, 200).map((slug) => `/product/${slug}`), app, html: true },
-      ] : []),
+      ...(SSR ? ssrScenarios(slugs).map((sc) => ({ ...sc, app, html: true })) : []),
     ];
     for (const s of scenarios) {
       if (PICK && !PICK.includes(s.key) && s.key !== 'bare') continue;

@@ -32,29 +32,27 @@ export function playNotificationSound(): HTMLAudioElement | null {
   }
 }
 
-let blinkTimer: ReturnType<typeof setInterval> | null = null;
+/** Ends the blink under way (and puts the title back); null when the title is not blinking. */
 let stopBlink: (() => void) | null = null;
 
 /** Blinks the page title 'New Message!' until the window gets focus or 10 s pass. */
 export function blinkTitle(): void {
-  if (blinkTimer) return;
+  if (stopBlink) return;
   const original = document.title;
   let on = false;
-  let timeout: ReturnType<typeof setTimeout> | null = null;
+  const interval = setInterval(() => {
+    on = !on;
+    document.title = on ? CHAT_TEXTS.newMessageTitle : original;
+  }, 1000);
+  const timeout = setTimeout(() => stop(), CHAT_PULSE_MS);
   const stop = () => {
-    if (blinkTimer) clearInterval(blinkTimer);
-    if (timeout) clearTimeout(timeout);
-    blinkTimer = null;
+    clearInterval(interval);
+    clearTimeout(timeout);
     stopBlink = null;
     document.title = original;
     window.removeEventListener('focus', stop);
   };
-  blinkTimer = setInterval(() => {
-    on = !on;
-    document.title = on ? CHAT_TEXTS.newMessageTitle : original;
-  }, 1000);
   window.addEventListener('focus', stop);
-  timeout = setTimeout(stop, CHAT_PULSE_MS);
   stopBlink = stop;
 }
 
