@@ -24,6 +24,30 @@ function decodeHash(hash: string): string {
 let positions: Record<string, number> | null = null;
 const getPositions = () => (positions ??= loadPositions());
 
+/** Frames (about 1 s) during which a restored position is tried again while the page is too short for it. */
+const RESTORE_FRAMES = 60;
+
+/**
+ * A page returned to may not be tall enough yet for where the shopper was (its list or images still
+ * arriving), so the first scrollTo stops short: try again on the next frames, until the position is
+ * reached, about a second has passed, or the shopper scrolls or types first. Returns the cleanup.
+ */
+function restoreWhenTallEnough(y: number): () => void {
+  let frames = 0;
+  let frame = requestAnimationFrame(function again() {
+    if (Math.abs(window.scrollY - y) <= 1 || frames++ >= RESTORE_FRAMES) return;
+    window.scrollTo(0, y);
+    frame = requestAnimationFrame(again);
+  });
+  const stop = () => cancelAnimationFrame(frame);
+  const events = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+  for (const e of events) window.addEventListener(e, stop, { once: true, passive: true });
+  return () => {
+    stop();
+    for (const e of events) window.removeEventListener(e, stop);
+  };
+}
+
 /**
  * What React Router's ScrollRestoration does for a data router, for the declarative router the app
  * uses (the data router's code would be a large part of the initial chunk): a new page opens at the
@@ -63,7 +87,7 @@ export function ScrollRestoration() {
     // Back/forward, and a reload (the first render is a POP too): where the shopper was on that entry.
     if (navigationType === 'POP' && typeof saved === 'number') {
       window.scrollTo(0, saved);
-      return;
+      return restoreWhenTallEnough(saved);
     }
     const target = location.hash ? document.getElementById(decodeHash(location.hash)) : null;
     if (target) target.scrollIntoView();
