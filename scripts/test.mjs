@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -35,6 +36,15 @@ const lanes = [
 ].filter((l) => !only || l.name === only);
 
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+
+// The lines of a failed job that name what failed (vitest's FAIL and ×, Playwright's ✘ and numbered
+// failures, thrown errors), repeated under the summary: a CI log that keeps only its tail still says
+// which test failed.
+function failureLines(output) {
+  const wanted = /(^|\s)(FAIL\b|×|✘|✗|\d+\) \[)|Error:|Timed out|Test timed out|Unhandled/;
+  const lines = output.split('\n').map((l) => stripVTControlCharacters(l).trimEnd()).filter((l) => wanted.test(l));
+  return [...new Set(lines)].slice(0, 40);
+}
 const results = [];
 
 function run(job) {
@@ -53,7 +63,7 @@ function run(job) {
       const took = Date.now() - started;
       process.stdout.write(`\n== ${job.name}\n${output.trimEnd()}\n`);
       process.stdout.write(`== ${job.name}: ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds(took)}\n`);
-      results.push({ name: job.name, ok, took });
+      results.push({ name: job.name, ok, took, failures: ok ? [] : failureLines(output) });
       resolve(ok);
     });
   });
@@ -74,4 +84,8 @@ if (serial) {
 }
 process.stdout.write(`\n== npm test: ${passed ? 'passed' : 'FAILED'} in ${seconds(Date.now() - started)}\n`);
 for (const r of results) process.stdout.write(`   ${r.ok ? 'ok    ' : 'FAILED'} ${r.name} (${seconds(r.took)})\n`);
+for (const r of results.filter((x) => !x.ok)) {
+  process.stdout.write(`\n== what failed in ${r.name} (whole output above and in test-results/)\n`);
+  for (const line of r.failures) process.stdout.write(`   ${line.slice(0, 300)}\n`);
+}
 process.exit(passed ? 0 : 1);

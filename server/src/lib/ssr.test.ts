@@ -1,4 +1,6 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ACCESS_COOKIE } from './auth.ts';
 import { addToCart } from '../test/commerce-factories.ts';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -181,6 +183,41 @@ describe('server rendering of the storefront', () => {
     expect(pageKeys.length).toBe(pages.length * 3);
     expect(new Set(pageKeys)).toEqual(new Set(pages.map((url) => `page\u0000localhost:80\u0000light\u0000${url}`)));
     remember.mockRestore();
+  });
+
+  it('an access cookie that is expired, forged or of an ended session gets the anonymous header, still private, and the page', async () => {
+    const carol = await createUser(t, { name: 'Carol Expiredson' });
+    await addToCart(t, carol, lamp.id, 2);
+    const claims = JSON.parse(Buffer.from(carol.accessToken.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string; sid: string };
+    const key = new TextEncoder().encode(t.app.ctx.config.jwtSecret);
+    const expired = await new SignJWT({ sid: claims.sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(key);
+    const forged = await new SignJWT({ sid: claims.sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub)
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 600).sign(new TextEncoder().encode('x'.repeat(40)));
+    const signedOut = await createUser(t, { name: 'Carol Signedoutson' });
+    const out = await t.app.inject({ method: 'POST', url: '/api/users/signout', headers: { cookie: signedOut.cookie } });
+    expect(out.statusCode).toBeLessThan(300);
+    const cases = [
+      { why: 'expired', token: expired, name: carol.name },
+      { why: 'forged', token: forged, name: carol.name },
+      { why: 'garbage', token: 'not.a.jwt', name: carol.name },
+      { why: 'session ended', token: signedOut.accessToken, name: signedOut.name },
+    ];
+    for (const { why, token, name } of cases) {
+      for (const url of ['/', '/product/lumen-desk-lamp', '/cart']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { ...html, cookie: `mode=light; ${ACCESS_COOKIE}=${token}` } });
+        expect(res.statusCode, `${why} ${url}`).toBe(200);
+        const root = rootOf(res.body);
+        expect(root, `${why} ${url}`).toContain('>Sign In</a>');
+        expect(res.body, `${why} ${url}`).not.toContain(name);
+        expect(res.body, `${why} ${url}`).not.toContain('data-testid="cart-badge"');
+        // A request with a session cookie is never shared, whatever the cookie is worth.
+        expect(res.headers['cache-control'], `${why} ${url}`).toBe('private, no-cache');
+      }
+    }
+    // The same visitor with their valid cookie gets their header back.
+    const valid = await t.app.inject({ method: 'GET', url: '/', headers: { ...html, cookie: `mode=light; ${carol.cookie}` } });
+    expect(rootOf(valid.body)).toContain(carol.name);
   });
 
   it('pages are gzipped for a browser that takes it, the same page as without', async () => {
