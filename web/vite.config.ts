@@ -114,6 +114,11 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    // Terser rather than esbuild's minifier: its second compress pass and closer mangling make the
+    // initial script about 2 KB (gzipped) smaller, which brings it under the 100 KB budget
+    // (bench/lighthouse/run.ts), for some seconds more of build time.
+    minify: 'terser',
+    terserOptions: { compress: { passes: 2 }, format: { comments: false } },
     // Every browser the build targets supports <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
     // dist/.vite/manifest.json: the server reads it to add <link rel="modulepreload"> for the chunk of

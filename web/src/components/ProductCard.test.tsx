@@ -9,11 +9,28 @@ describe('ProductCard', () => {
     renderPage(<ProductCard product={makeProduct({ name: 'Blue Mug', slug: 'blue-mug', price: 20, finalPrice: 20, rating: 4.5, numReviews: 12 })} />);
     expect(screen.getByRole('link', { name: 'Blue Mug' })).toHaveAttribute('href', '/product/blue-mug');
     expect(screen.getByAltText('Blue Mug')).toHaveAttribute('src', '/uploads/blue-mug.webp');
-    expect(screen.getByRole('img', { name: 'Rated 4.5 out of 5' })).toBeInTheDocument();
+    // The stars are one element: filled up to 4.5 of 5 (90 %).
+    expect(screen.getByRole('img', { name: 'Rated 4.5 out of 5' }).style.getPropertyValue('--shop-stars-filled')).toBe('90%');
     expect(screen.getByText('12 reviews')).toBeInTheDocument();
+    // One link for the whole card (stretched over image and price), so one stop for the keyboard.
+    expect(screen.getAllByRole('link')).toHaveLength(1);
     expect(screen.getByText('$20.00')).toBeInTheDocument();
     expect(screen.queryByRole('deletion')).not.toBeInTheDocument();
     expect(screen.queryByText('On Sale')).not.toBeInTheDocument();
+  });
+
+  it('rounds the stars to half steps and keeps them within 0 to 5', () => {
+    const filledOf = (rating: number) => {
+      const { unmount } = renderPage(<ProductCard product={makeProduct({ rating })} />);
+      const img = screen.getByRole('img', { name: /^Rated / });
+      const result = [img.getAttribute('aria-label'), img.style.getPropertyValue('--shop-stars-filled')];
+      unmount();
+      return result;
+    };
+    expect(filledOf(3.74)).toEqual(['Rated 3.5 out of 5', '70%']);
+    expect(filledOf(3.76)).toEqual(['Rated 4 out of 5', '80%']);
+    expect(filledOf(0)).toEqual(['Rated 0 out of 5', '0%']);
+    expect(filledOf(7)).toEqual(['Rated 7 out of 5', '100%']);
   });
 
   it('on sale: the sale price first, the regular price struck through, and the On Sale badge', () => {

@@ -31,20 +31,18 @@ export function ProductCard({ product, isPriority = false, headingLevel: Heading
   const isOutOfStock = product.countInStock <= 0;
   return (
     <div className="card h-100 product-card">
-      <Link to={href} tabIndex={-1} aria-hidden="true">
-        <img
-          src={product.image}
-          {...responsiveImage(product.image, sizes)}
-          alt={product.name}
-          width={400}
-          height={400}
-          className="card-img-top"
-          style={imageStyle}
-          loading={isPriority ? 'eager' : 'lazy'}
-          fetchPriority={isPriority ? 'high' : 'auto'}
-          decoding={isPriority ? 'sync' : 'async'}
-        />
-      </Link>
+      <img
+        src={product.image}
+        {...responsiveImage(product.image, sizes)}
+        alt={product.name}
+        width={400}
+        height={400}
+        className="card-img-top"
+        style={imageStyle}
+        loading={isPriority ? 'eager' : 'lazy'}
+        fetchPriority={isPriority ? 'high' : 'auto'}
+        decoding={isPriority ? 'sync' : 'async'}
+      />
       <div className="card-body d-flex flex-column gap-1 p-2">
         <div className="d-flex flex-wrap gap-1">
           {product.isTodaysDeal && <span className="badge text-bg-warning">Todays Deal</span>}
@@ -53,7 +51,8 @@ export function ProductCard({ product, isPriority = false, headingLevel: Heading
           {isOutOfStock && <span className="badge text-bg-secondary">Out of Stock</span>}
         </div>
         <Heading className="h6 card-title mb-0 product-card-title">
-          <Link to={href} className="link-body-emphasis text-decoration-none">
+          {/* One link per card: stretched over the whole card (image and price too), one stop for the keyboard. */}
+          <Link to={href} className="link-body-emphasis text-decoration-none stretched-link">
             {product.name}
           </Link>
         </Heading>
