@@ -3,7 +3,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { THEME_SCRIPT } from '../contracts/src/theme';
+import { FIRST_PAINT_SCRIPT } from '../contracts/src/theme';
 import { purgeBootstrap, purgeContent } from './src/lib/css-purge';
 import { DEFAULT_KEEP_BUILDS, DEFAULT_KEEP_DAYS, envCount, planAssetRetention, type AssetBuild } from './src/lib/asset-retention';
 
@@ -80,7 +80,7 @@ function keepPreviousAssets(): Plugin {
 function themeScript(): Plugin {
   return {
     name: 'shop:theme-script',
-    transformIndexHtml: () => [{ tag: 'script', children: THEME_SCRIPT, injectTo: 'head-prepend' }],
+    transformIndexHtml: () => [{ tag: 'script', children: FIRST_PAINT_SCRIPT, injectTo: 'head-prepend' }],
   };
 }
 

@@ -38,6 +38,8 @@ test('without JavaScript: the product page, home and search show their content',
   await page.goto('/');
   await expect(page.getByRole('link', { name: product.name, exact: true })).toHaveAttribute('href', `/product/${product.slug}`);
   await expect(page.getByRole('contentinfo')).toBeVisible(); // the footer
+  // The cookie notice is in the page and shows after its second without any script.
+  await expect(page.getByRole('region', { name: 'Cookie notice' })).toBeVisible();
 
   const word = product.name.split(' ')[0]!;
   await page.goto(`/search?query=${encodeURIComponent(word)}`);

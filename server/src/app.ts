@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { THEME_SCRIPT } from '@shop/contracts/theme';
+import { FIRST_PAINT_SCRIPT } from '@shop/contracts/theme';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
@@ -136,8 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // The theme script index.html runs before the first paint (contracts/src/theme.ts), by its hash.
-        scriptSrc: ["'self'", `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`, 'https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
+        // The script index.html runs before the first paint (theme, cookie consent: contracts/src/theme.ts), by its hash.
+        scriptSrc: ["'self'", `'sha256-${createHash('sha256').update(FIRST_PAINT_SCRIPT).digest('base64')}'`, 'https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],
