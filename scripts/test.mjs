@@ -41,7 +41,7 @@ const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 // failures, thrown errors), repeated under the summary: a CI log that keeps only its tail still says
 // which test failed.
 function failureLines(output) {
-  const wanted = /(^|\s)(FAIL\b|×|✘|✗|\d+\) \[)|Error:|Timed out|Test timed out|Unhandled/;
+  const wanted = /^\s*(FAIL\b|×|✘|✗|\d+\) \[)|Error:|Timed out|Test timed out|Unhandled/;
   const lines = output.split('\n').map((l) => stripVTControlCharacters(l).trimEnd()).filter((l) => wanted.test(l));
   return [...new Set(lines)].slice(0, 40);
 }
