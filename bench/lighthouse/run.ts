@@ -8,8 +8,13 @@
 //
 //   npm start                                   # or any running shop
 //   node --import tsx bench/lighthouse/run.ts [base-url] [web-dist-dir]
+//   node --import tsx bench/lighthouse/run.ts before=http://127.0.0.1:4104,/tmp/before/dist after=http://127.0.0.1:3000,web/dist
 //
 // base-url defaults to LH_BASE_URL or http://localhost:3000; web-dist-dir to WEB_DIST_DIR or web/dist.
+// LH_RUNS=N measures every page N times and reports the run with the median performance score (and
+// the range), as Lighthouse's docs advise for a machine whose speed varies. Two or more label=url[,dist]
+// arguments compare shops (two builds, say) in one run: each page is measured on each of them in
+// turn (A B, then B A, ...), so a machine that slows down weighs on all of them alike.
 // Lighthouse 12 is used from node_modules when installed, otherwise through `npx --yes lighthouse@12`;
 // Chromium is CHROME_PATH, else /usr/bin/chromium. LH_OUT_DIR keeps the JSON reports there.
 import { spawnSync } from 'node:child_process';
@@ -19,8 +24,20 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const baseUrl = (process.argv[2] ?? process.env.LH_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
-const distDir = path.resolve(process.argv[3] ?? process.env.WEB_DIST_DIR ?? path.join(root, 'web/dist'));
+interface Target { label: string; baseUrl: string; distDir: string }
+const labelled = process.argv.slice(2).filter((a) => /^[\w-]+=/.test(a));
+const targets: Target[] = labelled.length > 0
+  ? labelled.map((a) => {
+    const [label, rest] = [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)];
+    const [url, dist] = rest.split(',');
+    return { label, baseUrl: url!.replace(/\/$/, ''), distDir: path.resolve(dist ?? path.join(root, 'web/dist')) };
+  })
+  : [{
+    label: '',
+    baseUrl: (process.argv[2] ?? process.env.LH_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
+    distDir: path.resolve(process.argv[3] ?? process.env.WEB_DIST_DIR ?? path.join(root, 'web/dist')),
+  }];
+const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 1) || 1);
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 // Issue 12's goals (performance 98 on mobile, initial JS 100 KB gzipped); SEO is not scored for pages that
@@ -93,9 +110,9 @@ interface Page { name: string; path: string; cookie?: string }
 const cleanups: Array<() => Promise<void>> = [];
 
 /** Signs in through the API and returns the session cookies as one Cookie header, or null. */
-async function signIn(email: string, password: string): Promise<string | null> {
-  const res = await fetch(`${baseUrl}/api/users/signin`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify({ email, password }),
+async function signIn(base: string, email: string, password: string): Promise<string | null> {
+  const res = await fetch(`${base}/api/users/signin`, {
+    method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email, password }),
   });
   if (!res.ok) return null;
   const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]).filter(Boolean);
@@ -107,22 +124,22 @@ async function signIn(email: string, password: string): Promise<string | null> {
  * supplier catalogue as the demo administrator (LH_ADMIN_EMAIL / LH_ADMIN_PASSWORD override it) and
  * deletes it again after the run. Returns its slug, or undefined.
  */
-async function saveSupplierProductForRun(): Promise<string | undefined> {
-  const cookie = await signIn(process.env.LH_ADMIN_EMAIL ?? 'admin@example.com', process.env.LH_ADMIN_PASSWORD ?? 'admin1234');
+async function saveSupplierProductForRun(base: string): Promise<string | undefined> {
+  const cookie = await signIn(base, process.env.LH_ADMIN_EMAIL ?? 'admin@example.com', process.env.LH_ADMIN_PASSWORD ?? 'admin1234');
   if (!cookie) return undefined;
-  const headers = { cookie, origin: baseUrl, 'content-type': 'application/json' };
-  const list = await fetch(`${baseUrl}/api/cj/products?page=1`, { headers: { cookie } });
+  const headers = { cookie, origin: base, 'content-type': 'application/json' };
+  const list = await fetch(`${base}/api/cj/products?page=1`, { headers: { cookie } });
   const pid = list.ok ? ((await list.json()) as { data?: { content?: Array<{ pid: string }> } }).data?.content?.[0]?.pid : undefined;
   if (!pid) return undefined;
-  const saved = await fetch(`${baseUrl}/api/cj/products/save`, { method: 'POST', headers, body: JSON.stringify({ pid }) });
+  const saved = await fetch(`${base}/api/cj/products/save`, { method: 'POST', headers, body: JSON.stringify({ pid }) });
   if (!saved.ok) return undefined;
   const { product, created } = (await saved.json()) as { product: { _id: string; slug: string }; created: boolean };
   if (created) {
     cleanups.push(async () => {
       // Lighthouse runs synchronously, so the event loop never saw the shop close the idle keep-alive
       // connection: the first request on it can fail ("fetch failed"); a second one opens a new one.
-      const url = `${baseUrl}/api/cj/products/${product._id}`;
-      const remove = () => fetch(url, { method: 'DELETE', headers: { cookie, origin: baseUrl } });
+      const url = `${base}/api/cj/products/${product._id}`;
+      const remove = () => fetch(url, { method: 'DELETE', headers: { cookie, origin: base } });
       const res = await remove().catch(() => new Promise((r) => setTimeout(r, 500)).then(remove));
       if (!res.ok) throw new Error(`DELETE ${url} answered ${res.status}: ${await res.text()}`);
     });
@@ -131,15 +148,15 @@ async function saveSupplierProductForRun(): Promise<string | undefined> {
 }
 
 /** One page of each storefront type, found from the shop's own data. */
-async function storefrontPages(): Promise<Page[]> {
-  const search = (await (await fetch(`${baseUrl}/api/products/search?page=1`)).json()) as { products: { slug: string; name: string; cjData?: unknown }[] };
+async function storefrontPages(base: string): Promise<Page[]> {
+  const search = (await (await fetch(`${base}/api/products/search?page=1`)).json()) as { products: { slug: string; name: string; cjData?: unknown }[] };
   const all = search.products ?? [];
   const plain = all.find((p) => !p.cjData);
   const pages: Page[] = [{ name: 'home', path: '/' }];
   if (plain) pages.push({ name: 'product', path: `/product/${encodeURIComponent(plain.slug)}` });
   else console.warn('The catalogue is empty: no product page to measure.');
-  const cj = (await (await fetch(`${baseUrl}/api/products/search?query=${encodeURIComponent('supplier')}&page=1`)).json().catch(() => null)) as typeof search | null;
-  const cjSlug = [...all, ...(cj?.products ?? [])].find((p) => p.cjData)?.slug ?? (await saveSupplierProductForRun());
+  const cj = (await (await fetch(`${base}/api/products/search?query=${encodeURIComponent('supplier')}&page=1`)).json().catch(() => null)) as typeof search | null;
+  const cjSlug = [...all, ...(cj?.products ?? [])].find((p) => p.cjData)?.slug ?? (await saveSupplierProductForRun(base));
   if (cjSlug) pages.push({ name: 'cj product', path: `/cj-product/${encodeURIComponent(cjSlug)}` });
   else console.warn('No supplier product saved and none could be saved (LH_ADMIN_EMAIL / LH_ADMIN_PASSWORD): no /cj-product page to measure.');
   const word = plain?.name.split(/\s+/)[0] ?? 'phone';
@@ -153,12 +170,12 @@ async function storefrontPages(): Promise<Page[]> {
     { name: 'privacy', path: '/privacy' },
     { name: 'not found', path: '/no-such-page' },
   );
-  const cookie = await signIn(process.env.LH_EMAIL ?? 'jane@example.com', process.env.LH_PASSWORD ?? 'jane1234');
+  const cookie = await signIn(base, process.env.LH_EMAIL ?? 'jane@example.com', process.env.LH_PASSWORD ?? 'jane1234');
   if (!cookie) {
     console.warn('Could not sign in as the demo customer (set LH_EMAIL / LH_PASSWORD): signed-in pages are left out.');
     return pages;
   }
-  const mine = (await (await fetch(`${baseUrl}/api/orders/mine`, { headers: { cookie } })).json().catch(() => [])) as Array<{ _id: string }> | { orders?: Array<{ _id: string }> };
+  const mine = (await (await fetch(`${base}/api/orders/mine`, { headers: { cookie } })).json().catch(() => [])) as Array<{ _id: string }> | { orders?: Array<{ _id: string }> };
   const orders = Array.isArray(mine) ? mine : (mine.orders ?? []);
   pages.push(
     { name: 'shipping', path: '/shipping', cookie },
@@ -171,49 +188,77 @@ async function storefrontPages(): Promise<Page[]> {
   return pages;
 }
 
+/** Lighthouse on one page, tried again when it fails to record a trace on a busy machine (NO_NAVSTART). */
+function measure(url: string, outDir: string, name: string, cookie?: string): LighthouseReport {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const r = runLighthouse(url, outDir, name, cookie);
+      if (!r.runtimeError || attempt === 3) {
+        if (r.runtimeError) console.warn(`${name}: ${r.runtimeError.message}`);
+        return r;
+      }
+      console.warn(`  ${url}: ${r.runtimeError.message} (retrying)`);
+    } catch (err) {
+      if (attempt === 3) throw err;
+      console.warn(`  ${url}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (retrying)`);
+    }
+  }
+}
+
+const performanceOf = (r: LighthouseReport) => r.categories.performance?.score ?? 0;
+
 async function main() {
-  const health = await fetch(`${baseUrl}/api/health`).catch(() => null);
-  if (!health?.ok) {
-    console.error(`No shop answers at ${baseUrl} (GET /api/health). Start one with \`npm start\`, or pass its URL.`);
-    process.exit(1);
+  for (const t of targets) {
+    const health = await fetch(`${t.baseUrl}/api/health`).catch(() => null);
+    if (!health?.ok) {
+      console.error(`No shop answers at ${t.baseUrl} (GET /api/health). Start one with \`npm start\`, or pass its URL.`);
+      process.exit(1);
+    }
   }
   const only = process.env.LH_PAGES?.split(',').map((x) => x.trim()).filter(Boolean);
-  const pages = (await storefrontPages()).filter((p) => !only || only.includes(p.name));
-  console.info(`Lighthouse (mobile, simulated throttling) against ${baseUrl}, Chromium ${chromePath}`);
+  // Each shop's own pages (a product, an order of the demo customer): matched by name across shops.
+  const pagesOf = new Map<Target, Page[]>();
+  for (const t of targets) pagesOf.set(t, (await storefrontPages(t.baseUrl)).filter((p) => !only || only.includes(p.name)));
+  const names = [...new Set([...pagesOf.values()].flat().map((p) => p.name))];
+  console.info(`Lighthouse (mobile, simulated throttling) against ${targets.map((t) => `${t.label ? `${t.label} = ` : ''}${t.baseUrl}`).join(', ')}, Chromium ${chromePath}${RUNS > 1 ? `, ${RUNS} runs per page (the median run is shown)` : ''}`);
   const keepDir = process.env.LH_OUT_DIR ? path.resolve(process.env.LH_OUT_DIR) : null;
   if (keepDir) mkdirSync(keepDir, { recursive: true });
   const outDir = keepDir ?? mkdtempSync(path.join(tmpdir(), 'shop-lighthouse-'));
   const rows: Record<string, string | number>[] = [];
   let failed = false;
   try {
-    for (const { name, path: pagePath, cookie } of pages) {
-      // Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): try again.
-      let report: LighthouseReport | null = null;
-      for (let attempt = 1; attempt <= 3 && !report; attempt++) {
-        try {
-          const r = runLighthouse(`${baseUrl}${pagePath}`, outDir, name, cookie);
-          if (r.runtimeError && attempt < 3) console.warn(`  ${pagePath}: ${r.runtimeError.message} (retrying)`);
-          else report = r;
-        } catch (err) {
-          if (attempt === 3) throw err;
-          console.warn(`  ${pagePath}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} (retrying)`);
+    for (const name of names) {
+      const reports = new Map<Target, LighthouseReport[]>(targets.map((t) => [t, []]));
+      for (let run = 0; run < RUNS; run++) {
+        for (const t of run % 2 === 0 ? targets : [...targets].reverse()) {
+          const page = pagesOf.get(t)!.find((p) => p.name === name);
+          if (!page) continue;
+          const file = [name, t.label, RUNS > 1 ? String(run + 1) : ''].filter(Boolean).join('-');
+          reports.get(t)!.push(measure(`${t.baseUrl}${page.path}`, outDir, file, page.cookie));
         }
       }
-      if (!report) throw new Error(`lighthouse gave no report for ${pagePath}`);
-      if (report.runtimeError) console.warn(`${name}: ${report.runtimeError.message}`);
-      const row: Record<string, string | number> = { page: name, path: pagePath.length > 40 ? `${pagePath.slice(0, 37)}...` : pagePath };
-      // A page that asks not to be indexed (the 'is-crawlable' audit fails on purpose) is not held to the SEO goal.
-      const noindex = report.audits['is-crawlable']?.score === 0;
-      for (const c of CATEGORIES) {
-        const score = report.categories[c]?.score;
-        row[c] = score === null || score === undefined ? 'n/a' : Math.round(score * 100);
-        if (typeof row[c] === 'number' && TARGETS[c] !== undefined && (row[c] as number) < TARGETS[c] && !(c === 'seo' && noindex)) failed = true;
+      for (const t of targets) {
+        const page = pagesOf.get(t)!.find((p) => p.name === name);
+        const runs = reports.get(t)!;
+        if (!page || runs.length === 0) continue;
+        // The median run by performance score (the lower middle one for an even count).
+        const sorted = [...runs].sort((x, y) => performanceOf(x) - performanceOf(y));
+        const report = sorted[Math.floor((sorted.length - 1) / 2)]!;
+        const row: Record<string, string | number> = { page: name, ...(t.label ? { shop: t.label } : {}), path: page.path.length > 40 ? `${page.path.slice(0, 37)}...` : page.path };
+        // A page that asks not to be indexed (the 'is-crawlable' audit fails on purpose) is not held to the SEO goal.
+        const noindex = report.audits['is-crawlable']?.score === 0;
+        for (const c of CATEGORIES) {
+          const score = report.categories[c]?.score;
+          row[c] = score === null || score === undefined ? 'n/a' : Math.round(score * 100);
+          if (typeof row[c] === 'number' && TARGETS[c] !== undefined && (row[c] as number) < TARGETS[c] && !(c === 'seo' && noindex)) failed = true;
+        }
+        if (runs.length > 1) row['performance runs'] = `${Math.round(performanceOf(sorted[0]!) * 100)}-${Math.round(performanceOf(sorted.at(-1)!) * 100)}`;
+        const metric = (id: string) => report.audits[id]?.displayValue ?? 'n/a';
+        Object.assign(row, { FCP: metric('first-contentful-paint'), LCP: metric('largest-contentful-paint'), TBT: metric('total-blocking-time'), CLS: metric('cumulative-layout-shift') });
+        rows.push(row);
+        const failing = Object.values(report.audits).filter((a) => a.score === 0 && a.title).map((a) => a.title);
+        if (failing.length > 0) console.info(`  ${t.label ? `${t.label} ` : ''}${page.path} failing audits: ${failing.join('; ')}`);
       }
-      const metric = (id: string) => report.audits[id]?.displayValue ?? 'n/a';
-      Object.assign(row, { FCP: metric('first-contentful-paint'), LCP: metric('largest-contentful-paint'), TBT: metric('total-blocking-time'), CLS: metric('cumulative-layout-shift') });
-      rows.push(row);
-      const failing = Object.values(report.audits).filter((a) => a.score === 0 && a.title).map((a) => a.title);
-      if (failing.length > 0) console.info(`  ${pagePath} failing audits: ${failing.join('; ')}`);
     }
   } finally {
     for (const cleanup of cleanups) {
@@ -223,14 +268,16 @@ async function main() {
   }
   printTable(rows);
 
-  if (existsSync(path.join(distDir, 'index.html'))) {
-    const js = initialJs(distDir);
-    for (const f of js.files) console.info(`  ${f.file}: ${(f.raw / 1024).toFixed(1)} KB raw, ${(f.gzip / 1024).toFixed(1)} KB gzipped`);
-    const kb = js.totalGzip / 1024;
-    console.info(`Initial JS (entry + modulepreloads) from ${distDir}: ${kb.toFixed(1)} KB gzipped (target <= ${INITIAL_JS_TARGET_KB} KB)`);
-    if (kb > INITIAL_JS_TARGET_KB) failed = true;
-  } else {
-    console.warn(`No built web app at ${distDir}: build it (npm run build) or pass its directory to measure the initial JS.`);
+  for (const t of targets) {
+    if (existsSync(path.join(t.distDir, 'index.html'))) {
+      const js = initialJs(t.distDir);
+      for (const f of js.files) console.info(`  ${f.file}: ${(f.raw / 1024).toFixed(1)} KB raw, ${(f.gzip / 1024).toFixed(1)} KB gzipped`);
+      const kb = js.totalGzip / 1024;
+      console.info(`Initial JS (entry + modulepreloads) from ${t.distDir}: ${kb.toFixed(1)} KB gzipped (target <= ${INITIAL_JS_TARGET_KB} KB)`);
+      if (kb > INITIAL_JS_TARGET_KB) failed = true;
+    } else {
+      console.warn(`No built web app at ${t.distDir}: build it (npm run build) or pass its directory to measure the initial JS.`);
+    }
   }
   console.info(failed ? 'Some figures miss their targets (performance >= 98, accessibility >= 95, SEO >= 95 on indexable pages, JS <= 100 KB).' : 'All figures meet their targets.');
 }

@@ -1,8 +1,8 @@
 import type { Product } from '@shop/contracts';
 import { CARD_IMAGE_SIZES } from '@shop/contracts/images';
-import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { responsiveImage } from '../lib/images';
+import { PlainLink } from './PlainLink';
 import { hasSaleDiscount, Price } from './Price';
 import { Rating } from './Rating';
 
@@ -51,10 +51,10 @@ export function ProductCard({ product, isPriority = false, headingLevel: Heading
           {isOutOfStock && <span className="badge text-bg-secondary">Out of Stock</span>}
         </div>
         <Heading className="h6 card-title mb-0 product-card-title">
-          {/* One link per card: stretched over the whole card (image and price too), one stop for the keyboard. */}
-          <Link to={href} className="link-body-emphasis text-decoration-none stretched-link">
+          {/* One link per card: stretched over the whole card (image and price too), one stop for the keyboard; a plain anchor the layout follows (PlainLink). */}
+          <PlainLink to={href} className="link-body-emphasis text-decoration-none stretched-link">
             {product.name}
-          </Link>
+          </PlainLink>
         </Heading>
         <Rating rating={product.rating} numReviews={product.numReviews} />
         <Price className="mt-auto" price={product.price} finalPrice={product.finalPrice} isOnSale={product.isOnSale} saleDiscount={product.saleDiscount} />

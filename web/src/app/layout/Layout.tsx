@@ -6,6 +6,7 @@ import { lazyPage } from '../lazy-page';
 import { PageErrorBoundary } from '../PageErrorBoundary';
 import { Header } from './Header';
 import { ScrollRestoration } from './ScrollRestoration';
+import { useClientLinks } from './use-client-links';
 import { useStore } from '../store';
 
 // Toasts, idle timer, footer, cookie notice, chat button: one chunk, not part of the first load.
@@ -17,6 +18,8 @@ export const preloadLayout = () => ShellEnd.preload();
 export function Layout() {
   // The session and cart are kept in step once the browser's stored state is read (after hydration).
   const { state } = useStore();
+  // Product cards link with plain anchors (components/PlainLink): their clicks are followed here.
+  useClientLinks();
   return (
     <div className="d-flex flex-column min-vh-100">
       <a href="#main-content" className="visually-hidden-focusable shop-skip-link">

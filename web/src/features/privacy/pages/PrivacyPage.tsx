@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle';
-
-const formatToday = () => new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+import { formatLongDate } from '../../../lib/format';
 
 /** The static privacy page (SPEC section 2, "Privacy page"). */
 export default function PrivacyPage() {
@@ -10,7 +9,7 @@ export default function PrivacyPage() {
       <PageTitle title="Privacy Policy" />
       {/* Today's date: the server's day may not be the shopper's (time zone), so it may differ on hydration. */}
       <p className="text-body-secondary" suppressHydrationWarning>
-        Last updated: {formatToday()}
+        Last updated: {formatLongDate(new Date())}
       </p>
       <p>
         This page explains which cookies and browser storage this shop uses, what data we keep about you, and the choices you have. We only keep what we need to run
