@@ -26,6 +26,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set while the HTML transforms run for a page rendered on the server (its public data is in the page). */
     serverRendered: boolean;
+    /** Set with serverRendered when the page was rendered for the signed-in visitor (users/current is in it). */
+    renderedForViewer: boolean;
   }
 }
 
@@ -104,6 +106,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
   let indexHtml: string | undefined;
   const renderer = hasBuild ? await loadPageRenderer(app, distDir, options.ssrTimeoutMs) : null;
   app.decorateRequest('serverRendered', false);
+  app.decorateRequest('renderedForViewer', false);
 
   /** index.html through the transforms (SEO tags, preloads). */
   async function transformed(request: FastifyRequest, clean: boolean): Promise<string> {
@@ -134,6 +137,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
       }
       // The transforms know the page's public data is in it (no preloads of it).
       request.serverRendered = true;
+      request.renderedForViewer = page.forViewer;
       const html = fillTemplate(await transformed(request, true), page);
       if (html === null) throw new Error('index.html has no <div id="root"></div>');
       return { status: page.status, html };
@@ -144,6 +148,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
       return await options.pageCache.remember(key, options.pageTtlMs, build);
     } catch {
       request.serverRendered = false;
+      request.renderedForViewer = false;
       return null;
     }
   }

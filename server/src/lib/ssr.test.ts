@@ -23,6 +23,8 @@ beforeAll(async () => {
   webDir = await buildWebForSsr();
 }, 180_000);
 
+const SESSION_PRELOAD = '<link rel="preload" as="fetch" href="/api/users/current" crossorigin="use-credentials" />';
+
 describe('server rendering of the storefront', () => {
   let t: TestApp;
   let lamp: { id: string; slug: string };
@@ -213,11 +215,18 @@ describe('server rendering of the storefront', () => {
         expect(res.body, `${why} ${url}`).not.toContain('data-testid="cart-badge"');
         // A request with a session cookie is never shared, whatever the cookie is worth.
         expect(res.headers['cache-control'], `${why} ${url}`).toBe('private, no-cache');
+        // The browser must ask who is signed in (it may renew the session): that read is preloaded.
+        expect(res.body, `${why} ${url}`).toContain(SESSION_PRELOAD);
       }
     }
-    // The same visitor with their valid cookie gets their header back.
-    const valid = await t.app.inject({ method: 'GET', url: '/', headers: { ...html, cookie: `mode=light; ${carol.cookie}` } });
-    expect(rootOf(valid.body)).toContain(carol.name);
+    // The same visitor with their valid cookie gets their header back, and the page holds who they
+    // are: no preload of users/current, which the app would not ask for (a wasted request and a
+    // "preloaded but not used" warning in the console).
+    for (const url of ['/', '/cart', '/shipping']) {
+      const valid = await t.app.inject({ method: 'GET', url, headers: { ...html, cookie: `mode=light; ${carol.cookie}` } });
+      expect(rootOf(valid.body), url).toContain(carol.name);
+      expect(valid.body, url).not.toContain(SESSION_PRELOAD);
+    }
   });
 
   it('pages are gzipped for a browser that takes it, the same page as without', async () => {
@@ -260,7 +269,7 @@ describe('server rendering of the storefront', () => {
 
 describe('server rendering failures', () => {
   it('a template without an empty root element (rendering cannot be used) gets the plain page, 200', async () => {
-    expect(fillTemplate('<html><head></head><body><div id="app"></div></body></html>', { status: 200, mode: 'light', appHtml: 'x', headHtml: '', dataScript: '' })).toBeNull();
+    expect(fillTemplate('<html><head></head><body><div id="app"></div></body></html>', { status: 200, mode: 'light', appHtml: 'x', headHtml: '', dataScript: '', forViewer: false })).toBeNull();
   });
 
   /** A web build whose server bundle is `source` (a stand-in for entry-server.js). */

@@ -33,6 +33,8 @@ export interface RenderedPage {
   headHtml: string;
   /** The `<script type="application/json">` element with the page's data (dehydrated queries, theme). */
   dataScript: string;
+  /** Rendered for a signed-in visitor whose session the server checked: who they are is in the page's data. */
+  forViewer: boolean;
 }
 
 export interface PageRenderer {
@@ -113,7 +115,11 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
     async render(request, fresh = false) {
       const mode = themeOf(request);
       // The deadline covers the data reads too (a stalled database), not only React's rendering.
-      const rendering = viewerOf(request).then((viewer) => entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs, viewer }));
+      let forViewer = false;
+      const rendering = viewerOf(request).then((viewer) => {
+        forViewer = viewer !== null;
+        return entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs, viewer });
+      });
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`server rendering took longer than ${timeoutMs} ms`)), timeoutMs);
@@ -126,6 +132,7 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
         appHtml: page.appHtml,
         headHtml: page.headHtml,
         dataScript: `<script type="application/json" id="${entry.SSR_DATA_ID}">${page.data}</script>`,
+        forViewer,
       };
     },
   };

@@ -153,7 +153,10 @@ export function searchApiPath(search: string): string {
   return `/api/products/search?${new URLSearchParams(filters).toString()}`;
 }
 
-/** Every page asks who is signed in as it starts (SessionSync), and the guards of signed-in pages wait for it. */
+/**
+ * Every page asks who is signed in as it starts (SessionSync), and the guards of signed-in pages wait
+ * for it; not a page rendered for the signed-in visitor, which holds the answer already.
+ */
 const SESSION_DATA = ['/api/users/current'];
 
 /**
@@ -164,7 +167,10 @@ export const fetchPreload = (href: string) => `<link rel="preload" as="fetch" hr
 export const modulePreload = (file: string) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file.replace(/^\//, ''))}" />`;
 
 /** The preload tags for a request: the page's chunks, then the API reads it starts with. */
-export function routePreloadTags(manifest: ViteManifest | null, request: Pick<FastifyRequest, 'url' | 'cookies'> & { serverRendered?: boolean }): string[] {
+export function routePreloadTags(
+  manifest: ViteManifest | null,
+  request: Pick<FastifyRequest, 'url' | 'cookies'> & { serverRendered?: boolean; renderedForViewer?: boolean },
+): string[] {
   const pathname = request.url.split(/[?#]/)[0] ?? '/';
   const route = routePage(pathname);
   if (!route) return [];
@@ -172,7 +178,7 @@ export function routePreloadTags(manifest: ViteManifest | null, request: Pick<Fa
   const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')).split('#')[0]! : '';
   // A server-rendered page holds its public data already (lib/ssr.ts): only the session's reads are preloaded.
   const pageData = request.serverRendered ? [] : route.module === SEARCH_PAGE ? [searchApiPath(query)] : (route.data ?? []);
-  const data = [...(signedIn ? SESSION_DATA : []), ...pageData, ...(signedIn ? (route.signedInData ?? []) : [])];
+  const data = [...(signedIn && !request.renderedForViewer ? SESSION_DATA : []), ...pageData, ...(signedIn ? (route.signedInData ?? []) : [])];
   const chunks = manifest && route.module ? moduleChunkFiles(manifest, route.module) : [];
   return [...chunks.map(modulePreload), ...data.map(fetchPreload)];
 }

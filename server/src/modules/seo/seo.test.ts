@@ -8,7 +8,7 @@ import { insertProduct } from '../products/test-factories.ts';
 import { escapeHtml, jsonForScript, summarize } from './html.ts';
 import { imagePreload, PRELOADED_CARDS } from './listing-preload.ts';
 import { galleryImagePreload } from './product-page-tags.ts';
-import { fetchPreload, modulePreload, moduleChunkFiles, routePage, searchApiPath, type ViteManifest } from './route-preload.ts';
+import { fetchPreload, modulePreload, moduleChunkFiles, routePage, routePreloadTags, searchApiPath, type ViteManifest } from './route-preload.ts';
 import { renderProductsSitemap, renderSitemap } from './sitemap.ts';
 
 const INDEX_HTML = `<!doctype html>
@@ -189,6 +189,11 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
     expect(fetches(await get('/payment?x=1', 'other=1; access_token=abc'))).toEqual(['/api/users/current']);
     expect(fetches(await get('/payment', 'refresh_token=abc'))).toEqual([]);
     expect(fetches(await get('/placeorder', 'access_token=abc'))).toEqual(['/api/users/current', '/api/cart']);
+    // A page the server rendered for the signed-in visitor holds who they are: only the page's own read.
+    expect(routePreloadTags(null, { url: '/shipping', cookies: { access_token: 'abc' }, serverRendered: true, renderedForViewer: true }).filter((tag) => tag.includes('as="fetch"')))
+      .toEqual([fetchPreload('/api/addresses')]);
+    expect(routePreloadTags(null, { url: '/shipping', cookies: { access_token: 'abc' }, serverRendered: true, renderedForViewer: false }).filter((tag) => tag.includes('as="fetch"')))
+      .toEqual([fetchPreload('/api/users/current'), fetchPreload('/api/addresses')]);
     expect(fetches(await get('/cart'))).toEqual([]);
     expect(fetches(await get('/search?query=nova'))).toEqual(['/api/products/search?query=nova&category=all&price=all&rating=all&order=newest&page=1&tag=all']);
     // The preloaded answers are the ones the app asks for, so they must be real routes.
