@@ -132,3 +132,30 @@ test('signed in: the server renders the header with the name and cart badge, and
 
   expect(problems).toEqual([]);
 });
+
+test('a product card opens its page inside the app (no new document); a Ctrl-click is left to the browser', async ({ page, context, request }) => {
+  const product = await aProduct(request);
+  const problems = watchConsole(page);
+  await page.goto('/');
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
+  // A mark on this document: it survives only if the click does not load a new one.
+  await page.evaluate(() => { (window as unknown as { shopMark?: string }).shopMark = 'same document'; });
+  const card = page.locator('.product-card').filter({ has: page.getByRole('link', { name: product.name, exact: true }) });
+  const link = card.getByRole('link', { name: product.name, exact: true });
+  await expect(link).toHaveAttribute('href', `/product/${product.slug}`);
+  // Ctrl-click: a new tab, this page stays.
+  const [tab] = await Promise.all([context.waitForEvent('page'), link.click({ modifiers: ['ControlOrMeta'] })]);
+  await tab.close();
+  await expect(page).toHaveURL('/');
+  // A plain click on the card's image opens the product in the app: the link is stretched over the
+  // card, so the click lands on it (force: Playwright would otherwise refuse an image that is covered).
+  await card.locator('img').click({ force: true });
+  await expect(page).toHaveURL(`/product/${product.slug}`);
+  await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { shopMark?: string }).shopMark)).toBe('same document');
+  // Back returns to the home page, still in the same document.
+  await page.goBack();
+  await expect(page).toHaveURL('/');
+  expect(await page.evaluate(() => (window as unknown as { shopMark?: string }).shopMark)).toBe('same document');
+  expect(problems).toEqual([]);
+});
