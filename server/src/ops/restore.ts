@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -30,6 +30,9 @@ export interface RestoreOptions {
 
 /** Every scratch folder of a restore is named so (inside DATA_DIR); one left by a killed restore is removed by the next. */
 const STAGING_PREFIX = '.restore-';
+
+/** The decrypted archive of an encrypted backup, inside the scratch folder (no backup entry has this name). */
+const DECRYPTED_ARCHIVE = '.decrypted.tar';
 
 const nonEmptyDir = async (dir: string) => ((await readdir(dir).catch(() => [])) as string[]).length > 0;
 
@@ -91,7 +94,10 @@ export async function restoreBackup(opts: RestoreOptions): Promise<BackupManifes
     log(`  ${'images'.padEnd(24)} ${String(manifest.uploads.count).padStart(8)} (${formatBytes(manifest.uploads.bytes)})`);
     return manifest;
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    // Retried on ENOTEMPTY/EBUSY; a folder that still cannot go is removed by the next restore, and
+    // never hides the restore's own outcome.
+    await rm(staging, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+      .catch((err: unknown) => log(`could not remove the scratch folder ${staging}: ${err instanceof Error ? err.message : String(err)}`));
   }
 }
 
@@ -106,8 +112,15 @@ async function extractBackup(file: string, staging: string, passphrase: string |
   try {
     if (await isEncryptedBackup(file)) {
       if (!passphrase) throw new Error('This backup is encrypted: give its passphrase (BACKUP_PASSPHRASE or --passphrase-file <file>)');
-      log('  decrypting (the passphrase is right; the whole file is authenticated while it is read)');
-      await pipeline(await decryptingStream(file, passphrase), tar.extract(options));
+      log('  decrypting (the passphrase is right; the whole file is authenticated before anything is extracted)');
+      // Decrypted into one file first, extracted only once all of it authenticated: nothing of an
+      // altered file is ever unpacked, and a failure leaves no unpacking still writing into the
+      // scratch folder while it is removed (extracting straight from the decrypting stream did: the
+      // clean-up then failed with ENOTEMPTY, in place of the real error).
+      const decrypted = path.join(staging, DECRYPTED_ARCHIVE);
+      await pipeline(await decryptingStream(file, passphrase), createWriteStream(decrypted, { mode: 0o600 }));
+      await tar.extract({ ...options, file: decrypted });
+      await rm(decrypted, { force: true });
     } else {
       await tar.extract({ ...options, file });
     }
