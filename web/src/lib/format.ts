@@ -36,18 +36,22 @@ export function formatCount(value: number): string {
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
+/** The date a value names, or null for one that names none ('not a date'). */
+function validDate(value: string | number | Date): Date | null {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 /** The spec's order date format 'MMMM dd, yyyy hh:mm a' in local time: 'January 05, 2025 03:04 PM'. */
 export function formatDateTime(value: string | number | Date): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${MONTHS[date.getMonth()]} ${pad2(date.getDate())}, ${date.getFullYear()} ${formatClockTime(date)}`;
+  const date = validDate(value);
+  return date ? `${MONTHS[date.getMonth()]} ${pad2(date.getDate())}, ${date.getFullYear()} ${clockTime(date)}` : '';
 }
 
 /** A calendar day as 'MMMM d, yyyy' in local time: 'November 7, 2026'. */
 export function formatLongDate(value: string | number | Date): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
+  const date = validDate(value);
+  return date ? `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}` : '';
 }
 
 /** The first 10 characters of an ISO timestamp (yyyy-mm-dd), as the order tables show it. */
@@ -57,8 +61,11 @@ export function formatShortDate(value: string | null | undefined): string {
 
 /** Local clock time 'hh:mm AM/PM' (12 h, as the order dates), as in 'Pay within 30 minutes — until 02:35 PM'. */
 export function formatClockTime(value: string | number | Date): string {
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return '';
+  const date = validDate(value);
+  return date ? clockTime(date) : '';
+}
+
+function clockTime(d: Date): string {
   const hour = d.getHours() % 12 === 0 ? 12 : d.getHours() % 12;
   return `${pad2(hour)}:${pad2(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
 }
