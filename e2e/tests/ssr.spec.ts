@@ -72,8 +72,11 @@ test('with JavaScript: the server-rendered pages hydrate without a warning and t
   const product = await aProduct(request);
   const problems = watchConsole(page);
   const productReads: string[] = [];
+  const sessionReads: string[] = [];
   page.on('request', (req) => {
-    if (new URL(req.url()).pathname.startsWith('/api/products/slug/')) productReads.push(req.url());
+    const { pathname } = new URL(req.url());
+    if (pathname.startsWith('/api/products/slug/')) productReads.push(req.url());
+    if (pathname === '/api/users/current') sessionReads.push(page.url());
   });
 
   await page.goto(`/product/${product.slug}`);
@@ -96,6 +99,8 @@ test('with JavaScript: the server-rendered pages hydrate without a warning and t
   await expect(page.getByRole('switch', { name: 'Dark mode' })).toBeChecked();
   await expect(page.getByTestId('cart-badge')).toHaveText('1');
 
+  // Each page's request had no session cookie, and the page said so: nobody asked who is signed in.
+  expect(sessionReads).toEqual([]);
   // Any warning or error fails, hydration mismatches ("hydrat", "did not match") above all.
   expect(problems).toEqual([]);
 });

@@ -43,6 +43,8 @@ export interface RenderRequest {
    * their name and cart badge. Null: rendered for nobody in particular.
    */
   viewer?: { user: User; cart: Cart | null } | null;
+  /** The request carried an access cookie (valid or not): without one, the page says nobody is signed in. */
+  sessionCookie?: boolean;
 }
 
 export interface RenderResult {
@@ -176,7 +178,11 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   // Inline scripts would mean a part left to the browser (React's instructions), which the
   // Content-Security-Policy would block: the page is not sent like that.
   if (html.includes('<script')) throw new Error('server-rendered page holds inline scripts');
-  const data: SsrData = { mode: request.mode, ...(viewer ? { user: viewer.user } : {}), queries: dehydrate(queryClient) };
+  const data: SsrData = {
+    mode: request.mode,
+    ...(viewer ? { user: viewer.user } : request.sessionCookie ? {} : { noSession: true as const }),
+    queries: dehydrate(queryClient),
+  };
   queryClient.clear();
   // React puts the hints of preload() calls first when it renders no <head> of its own; they belong
   // in the head (in the root element they would not match what the browser renders).

@@ -10,6 +10,7 @@ import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
 import { AppRoutes, preloadRoute } from './app/router';
 import { serverInitialState, type StoreState } from './app/store';
+import { primeSignedOut } from './features/auth/api/get-current-user';
 import { cartQueryKey } from './features/cart/api/get-cart';
 import type { ServerCart } from './features/cart/types';
 import { SSR_DATA_ID, type SsrData } from './ssr/ssr-data';
@@ -59,9 +60,11 @@ const ssrData = container.hasChildNodes() ? readSsrData() : null;
 if (ssrData) {
   // The server rendered this page: the queries it loaded go into the cache (no refetch), the page's
   // lazy code is loaded first (nothing suspends), and the first render is the server's state (its
-  // theme; the signed-in visitor and their cart when it saw a session, else nobody); the browser's
-  // stored state follows right after hydration.
+  // theme; the signed-in visitor and their cart when it saw a session, else nobody, and when the request
+  // had no session cookie at all, users/current is not asked); the browser's stored state follows
+  // right after hydration.
   hydrate(queryClient, ssrData.queries);
+  primeSignedOut(queryClient, ssrData.noSession);
   const viewer = ssrData.user ? { user: ssrData.user, cartItems: queryClient.getQueryData<ServerCart>(cartQueryKey)?.cartItems ?? [] } : null;
   // Hydration as a transition too: React hydrates in slices of a few milliseconds and yields to the
   // browser between them, instead of one long task over the whole page (Lighthouse's Total Blocking

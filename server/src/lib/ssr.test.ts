@@ -24,6 +24,8 @@ beforeAll(async () => {
 }, 180_000);
 
 const SESSION_PRELOAD = '<link rel="preload" as="fetch" href="/api/users/current" crossorigin="use-credentials" />';
+/** What the page data of a request without a session cookie says (SsrData.noSession). */
+const NO_SESSION = '"noSession":true';
 
 describe('server rendering of the storefront', () => {
   let t: TestApp;
@@ -171,7 +173,10 @@ describe('server rendering of the storefront', () => {
         expect(root, `${who} ${url}`).toContain(`<span class="shop-user-name">Hello, <!-- -->${visitor.name}</span>`);
         expect(root, `${who} ${url}`).not.toContain('>Sign In</a>');
         expect(root, `${who} ${url}`).toContain(badge(visitor === alice ? 3 : 1));
+        expect(res.body, `${who} ${url}`).not.toContain(NO_SESSION);
       } else {
+        // No session cookie: the page says nobody is signed in (the browser does not ask users/current).
+        expect(res.body, `${who} ${url}`).toContain(NO_SESSION);
         expect(root, `${who} ${url}`).toContain('>Sign In</a>');
         expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
         expect(res.body, `${who} ${url}`).not.toContain('"cart"');
@@ -215,8 +220,10 @@ describe('server rendering of the storefront', () => {
         expect(res.body, `${why} ${url}`).not.toContain('data-testid="cart-badge"');
         // A request with a session cookie is never shared, whatever the cookie is worth.
         expect(res.headers['cache-control'], `${why} ${url}`).toBe('private, no-cache');
-        // The browser must ask who is signed in (it may renew the session): that read is preloaded.
+        // The browser must ask who is signed in (it may renew the session): that read is preloaded,
+        // and the page does not claim that nobody is.
         expect(res.body, `${why} ${url}`).toContain(SESSION_PRELOAD);
+        expect(res.body, `${why} ${url}`).not.toContain(NO_SESSION);
       }
     }
     // The same visitor with their valid cookie gets their header back, and the page holds who they

@@ -14,6 +14,7 @@ interface SsrEntry {
     fetch: (url: string, init: RequestInit) => Promise<Response>;
     timeoutMs: number;
     viewer: Viewer | null;
+    sessionCookie: boolean;
   }): Promise<{ status: number; appHtml: string; headHtml: string; data: string }>;
 }
 
@@ -118,7 +119,7 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
       let forViewer = false;
       const rendering = viewerOf(request).then((viewer) => {
         forViewer = viewer !== null;
-        return entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs, viewer });
+        return entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs, viewer, sessionCookie: Boolean(request.cookies[ACCESS_COOKIE]) });
       });
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {

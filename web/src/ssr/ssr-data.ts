@@ -7,11 +7,17 @@ export const SSR_DATA_ID = 'ssr-data';
 
 /**
  * What the server hands the browser with a rendered page: the theme it rendered, the signed-in user it
- * rendered the header for (their cart, if read, is among the queries) and the queries it loaded.
+ * rendered the header for (their cart, if read, is among the queries), whether the request had a session
+ * cookie at all, and the queries it loaded.
  */
 export interface SsrData {
   mode: Mode;
   user?: User;
+  /**
+   * The page's request carried no session cookie: nobody is signed in for it, and GET users/current
+   * would say so (the browser does not ask, unless it stored a session it may renew).
+   */
+  noSession?: true;
   queries: DehydratedState;
 }
 

@@ -1,5 +1,5 @@
 import type { User } from '@shop/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, ApiError, refreshSession } from '../../../lib/api-client';
 import { readJson, storageKeys } from '../../../lib/storage';
 
@@ -24,9 +24,23 @@ async function fetchCurrentUser(): Promise<User | null> {
 export async function getCurrentUser(): Promise<User | null> {
   const user = await fetchCurrentUser();
   if (user) return user;
-  const hasStoredSession = readJson<unknown>(storageKeys.userInfo, null) !== null && !readJson<boolean>(storageKeys.isLoggedOut, false);
-  if (!hasStoredSession) return null;
+  if (!hasStoredSession()) return null;
   return (await refreshSession()) ? fetchCurrentUser() : null;
+}
+
+/** This browser stored a signed-in user and did not sign out since: its session may be renewed. */
+function hasStoredSession(): boolean {
+  return readJson<unknown>(storageKeys.userInfo, null) !== null && !readJson<boolean>(storageKeys.isLoggedOut, false);
+}
+
+/**
+ * A server-rendered page whose request carried no session cookie (SsrData.noSession): GET
+ * users/current would answer nobody, so that answer goes into the cache and is not asked for (one
+ * request less on every anonymous page). A browser that stored a session still asks: its access
+ * cookie may have expired while the refresh token, which only the refresh route receives, renews it.
+ */
+export function primeSignedOut(queryClient: QueryClient, noSession: boolean | undefined): void {
+  if (noSession && !hasStoredSession()) queryClient.setQueryData(currentUserKey, null);
 }
 
 export const currentUserQueryOptions = (enabled = true) =>
