@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useSignOut } from '../hooks/use-session';
 import { IDLE_DIALOG_CONTENT_CLASS } from './idle-constants';
 
