@@ -1,8 +1,9 @@
 // Mobile Lighthouse over every storefront page type against a running shop, in one run: home, a
 // product, a supplier (CJ) product, search (plain and with a query), cart, sign-in, sign-up, forgot
 // password, privacy, a missing page, and — signed in as the demo customer (LH_EMAIL / LH_PASSWORD
-// override it), through a session cookie Lighthouse sends — shipping, payment, place order, order
-// history, an order and the profile. Plus the initial JavaScript size gzipped, computed from the
+// override it), with the session's cookies set in the browser Lighthouse drives (as a signed-in
+// shopper's browser holds them, so the chat socket's handshake carries them too) — shipping, payment,
+// place order, order history, an order and the profile. Plus the initial JavaScript size gzipped, computed from the
 // built index.html (entry script and its modulepreloads). Prints figures; the exit code is 1 when a
 // score is under its target. LH_PAGES=home,product,... measures only the pages of those names.
 //
@@ -17,11 +18,12 @@
 // turn (A B, then B A, ...), so a machine that slows down weighs on all of them alike.
 // Lighthouse 12 is used from node_modules when installed, otherwise through `npx --yes lighthouse@12`;
 // Chromium is CHROME_PATH, else /usr/bin/chromium. LH_OUT_DIR keeps the JSON reports there.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import WebSocket from 'ws';
 
 const root = path.resolve(import.meta.dirname, '../..');
 interface Target { label: string; baseUrl: string; distDir: string }
@@ -69,27 +71,92 @@ function lighthouseCommand(): { cmd: string; args: string[] } {
   return existsSync(local) ? { cmd: local, args: [] } : { cmd: 'npx', args: ['--yes', 'lighthouse@12'] };
 }
 
-function runLighthouse(url: string, outDir: string, name: string, cookie?: string): LighthouseReport {
+/** The session a signed-in page is measured with: the Set-Cookie headers of the sign-in answer. */
+interface Session { setCookie: string[] }
+
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A cookie of a Set-Cookie header as CDP's Storage.setCookies takes it (for the shop at `url`). */
+function cookieParam(setCookie: string, url: string) {
+  const [pair, ...attributes] = setCookie.split(';').map((part) => part.trim());
+  const eq = pair!.indexOf('=');
+  const param: Record<string, unknown> = { name: pair!.slice(0, eq), value: pair!.slice(eq + 1), url, path: '/' };
+  for (const attribute of attributes) {
+    const [key, value = ''] = attribute.split('=');
+    const k = key!.toLowerCase();
+    if (k === 'path') param.path = value;
+    else if (k === 'httponly') param.httpOnly = true;
+    else if (k === 'secure') param.secure = true;
+    else if (k === 'samesite') param.sameSite = value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
+    else if (k === 'max-age') param.expires = Date.now() / 1000 + Number(value);
+  }
+  return param;
+}
+
+/**
+ * Starts Chromium with its DevTools port open and the session's cookies set, as the browser of a
+ * shopper who signed in holds them (every request of the page, the chat's WebSocket handshake
+ * included, carries them; an extra request header would not reach the handshake). Lighthouse then
+ * drives this browser (`--port`), still clearing its cache before the page loads.
+ */
+async function browserWithSession(url: string, session: Session): Promise<{ port: number; close: () => void }> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'shop-lighthouse-profile-'));
+  const chrome = spawn(chromePath, [...CHROME_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const close = () => {
+    chrome.kill('SIGKILL');
+    rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  };
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`Chromium did not open its DevTools port: ${err.slice(-500)}`)), 30_000);
+      chrome.stderr!.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+        if (m) { clearTimeout(timer); resolve(m[1]!); }
+      });
+      chrome.once('exit', (code) => { clearTimeout(timer); reject(new Error(`Chromium exited (${code}): ${err.slice(-500)}`)); });
+    });
+    const ws = new WebSocket(endpoint);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const answer = new Promise<{ error?: { message: string } }>((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()) as { error?: { message: string } })));
+    ws.send(JSON.stringify({ id: 1, method: 'Storage.setCookies', params: { cookies: session.setCookie.map((c) => cookieParam(c, url)) } }));
+    const { error } = await answer;
+    ws.close();
+    if (error) throw new Error(`Storage.setCookies: ${error.message}`);
+    return { port: Number(new URL(endpoint).port), close };
+  } catch (err) {
+    close();
+    throw err;
+  }
+}
+
+async function runLighthouse(url: string, outDir: string, name: string, session?: Session): Promise<LighthouseReport> {
   const out = path.join(outDir, `${name}.json`);
   const { cmd, args } = lighthouseCommand();
-  const result = spawnSync(
-    cmd,
-    [
-      ...args,
-      url,
-      '--output=json',
-      `--output-path=${out}`,
-      `--only-categories=${CATEGORIES.join(',')}`,
-      '--form-factor=mobile',
-      '--throttling-method=simulate',
-      '--quiet',
-      // The not-found page answers a real 404 (server rendering): measure it anyway.
-      '--ignore-status-code',
-      ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
-      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync',
-    ],
-    { env: { ...process.env, CHROME_PATH: chromePath }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 },
-  );
+  const browser = session ? await browserWithSession(url, session) : null;
+  let result;
+  try {
+    result = spawnSync(
+      cmd,
+      [
+        ...args,
+        url,
+        '--output=json',
+        `--output-path=${out}`,
+        `--only-categories=${CATEGORIES.join(',')}`,
+        '--form-factor=mobile',
+        '--throttling-method=simulate',
+        '--quiet',
+        // The not-found page answers a real 404 (server rendering): measure it anyway.
+        '--ignore-status-code',
+        ...(browser ? [`--port=${browser.port}`] : [`--chrome-flags=${CHROME_FLAGS.join(' ')}`]),
+      ],
+      { env: { ...process.env, CHROME_PATH: chromePath }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 },
+    );
+  } finally {
+    browser?.close();
+  }
   if (result.status !== 0 || !existsSync(out)) {
     throw new Error(`lighthouse failed for ${url} (exit ${result.status}): ${(result.stderr || result.stdout || String(result.error ?? '')).slice(-2000)}`);
   }
@@ -104,19 +171,20 @@ function printTable(rows: Record<string, string | number>[]) {
   for (const r of rows) console.info(line(cols.map((c) => String(r[c] ?? ''))));
 }
 
-interface Page { name: string; path: string; cookie?: string }
+interface Page { name: string; path: string; session?: Session }
 
 /** Cleanup to run after the measurements (a supplier product saved only for the run). */
 const cleanups: Array<() => Promise<void>> = [];
 
-/** Signs in through the API and returns the session cookies as one Cookie header, or null. */
-async function signIn(base: string, email: string, password: string): Promise<string | null> {
+/** Signs in through the API and returns the session's Set-Cookie headers and one Cookie header of them, or null. */
+async function signIn(base: string, email: string, password: string): Promise<(Session & { cookie: string }) | null> {
   const res = await fetch(`${base}/api/users/signin`, {
     method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email, password }),
   });
   if (!res.ok) return null;
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]).filter(Boolean);
-  return cookies.length ? cookies.join('; ') : null;
+  const setCookie = res.headers.getSetCookie();
+  const cookies = setCookie.map((c) => c.split(';')[0]).filter(Boolean);
+  return cookies.length ? { setCookie, cookie: cookies.join('; ') } : null;
 }
 
 /**
@@ -125,7 +193,7 @@ async function signIn(base: string, email: string, password: string): Promise<st
  * deletes it again after the run. Returns its slug, or undefined.
  */
 async function saveSupplierProductForRun(base: string): Promise<string | undefined> {
-  const cookie = await signIn(base, process.env.LH_ADMIN_EMAIL ?? 'admin@example.com', process.env.LH_ADMIN_PASSWORD ?? 'admin1234');
+  const cookie = (await signIn(base, process.env.LH_ADMIN_EMAIL ?? 'admin@example.com', process.env.LH_ADMIN_PASSWORD ?? 'admin1234'))?.cookie;
   if (!cookie) return undefined;
   const headers = { cookie, origin: base, 'content-type': 'application/json' };
   const list = await fetch(`${base}/api/cj/products?page=1`, { headers: { cookie } });
@@ -170,29 +238,29 @@ async function storefrontPages(base: string): Promise<Page[]> {
     { name: 'privacy', path: '/privacy' },
     { name: 'not found', path: '/no-such-page' },
   );
-  const cookie = await signIn(base, process.env.LH_EMAIL ?? 'jane@example.com', process.env.LH_PASSWORD ?? 'jane1234');
-  if (!cookie) {
+  const session = await signIn(base, process.env.LH_EMAIL ?? 'jane@example.com', process.env.LH_PASSWORD ?? 'jane1234');
+  if (!session) {
     console.warn('Could not sign in as the demo customer (set LH_EMAIL / LH_PASSWORD): signed-in pages are left out.');
     return pages;
   }
-  const mine = (await (await fetch(`${base}/api/orders/mine`, { headers: { cookie } })).json().catch(() => [])) as Array<{ _id: string }> | { orders?: Array<{ _id: string }> };
+  const mine = (await (await fetch(`${base}/api/orders/mine`, { headers: { cookie: session.cookie } })).json().catch(() => [])) as Array<{ _id: string }> | { orders?: Array<{ _id: string }> };
   const orders = Array.isArray(mine) ? mine : (mine.orders ?? []);
   pages.push(
-    { name: 'shipping', path: '/shipping', cookie },
-    { name: 'payment', path: '/payment', cookie },
-    { name: 'place order', path: '/placeorder', cookie },
-    { name: 'order history', path: '/orderhistory', cookie },
-    { name: 'profile', path: '/profile', cookie },
+    { name: 'shipping', path: '/shipping', session },
+    { name: 'payment', path: '/payment', session },
+    { name: 'place order', path: '/placeorder', session },
+    { name: 'order history', path: '/orderhistory', session },
+    { name: 'profile', path: '/profile', session },
   );
-  if (orders[0]) pages.push({ name: 'order', path: `/order/${orders[0]._id}`, cookie });
+  if (orders[0]) pages.push({ name: 'order', path: `/order/${orders[0]._id}`, session });
   return pages;
 }
 
 /** Lighthouse on one page, tried again when it fails to record a trace on a busy machine (NO_NAVSTART). */
-function measure(url: string, outDir: string, name: string, cookie?: string): LighthouseReport {
+async function measure(url: string, outDir: string, name: string, session?: Session): Promise<LighthouseReport> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const r = runLighthouse(url, outDir, name, cookie);
+      const r = await runLighthouse(url, outDir, name, session);
       if (!r.runtimeError || attempt === 3) {
         if (r.runtimeError) console.warn(`${name}: ${r.runtimeError.message}`);
         return r;
@@ -234,7 +302,7 @@ async function main() {
           const page = pagesOf.get(t)!.find((p) => p.name === name);
           if (!page) continue;
           const file = [name, t.label, RUNS > 1 ? String(run + 1) : ''].filter(Boolean).join('-');
-          reports.get(t)!.push(measure(`${t.baseUrl}${page.path}`, outDir, file, page.cookie));
+          reports.get(t)!.push(await measure(`${t.baseUrl}${page.path}`, outDir, file, page.session));
         }
       }
       for (const t of targets) {
