@@ -200,6 +200,11 @@ describe('ChatWidget', () => {
     expect(within(fallback!).getByTestId('chat-fallback-label')).toHaveTextContent('standing in for an administrator');
     expect(plain).not.toHaveAttribute('data-fallback');
     expect(within(plain!).queryByTestId('chat-fallback-label')).not.toBeInTheDocument();
+    // Each message shows its time as the shop writes clock times: 'hh:mm AM/PM', local time.
+    const time = plain!.querySelector('time')!;
+    const at = time.getAttribute('datetime')!;
+    expect(time).toHaveTextContent(new Date(at).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: true }));
+    expect(time.textContent).toMatch(/^\d{2}:\d{2} (AM|PM)$/);
   });
 
   it('a guest always sees that the assistant answers', async () => {

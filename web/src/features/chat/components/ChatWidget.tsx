@@ -7,6 +7,7 @@ import { Link, useLocation } from 'react-router';
 import { toast } from 'react-toastify';
 import { useStore } from '../../../app/store';
 import { getErrorMessage } from '../../../lib/api-client';
+import { formatClockTime } from '../../../lib/format';
 import { readJson, storageKeys, writeJson } from '../../../lib/storage';
 import {
   createGuestSession, getAdminStatus, getGuestHistory, getHistory, getOnlineUsers, getUserMessages, toggleAdminStatus, verifyGuest, type GuestInfo,
@@ -18,7 +19,6 @@ import { MessageText } from './MessageText';
 
 type Me = { kind: 'admin' | 'customer'; id: string; name: string } | { kind: 'guest'; id: string; name: string } | null;
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: true }); // the shop's 12-hour format (lib/format formatClockTime)
 
 const STATUS_TEXT: Record<ConnectionStatus, string> = {
   connecting: 'Connecting…',
@@ -376,7 +376,7 @@ function OnlineUsersList({ users, unread, onSelect }: { users: OnlineUser[]; unr
                   {unread.has(u.id) && <span className="badge bg-danger">New</span>}
                 </span>
                 <span className="d-block small text-body-secondary text-truncate">{u.email}</span>
-                <span className="d-block small text-body-secondary">Last seen {timeOf(u.lastSeen)}</span>
+                <span className="d-block small text-body-secondary">Last seen {formatClockTime(u.lastSeen)}</span>
               </button>
             </li>
           ))}
@@ -404,7 +404,7 @@ function MessageList({ messages, me, pending }: { messages: ChatMessage[]; me: N
         return (
           <div key={m.id} className={`mb-2 d-flex flex-column ${mine ? 'align-items-end' : 'align-items-start'}`} data-testid="chat-message" data-fallback={fallback || undefined}>
             <span className="small text-body-secondary">
-              <span className="fw-semibold">{label(m)}</span> <time dateTime={m.timestamp}>{timeOf(m.timestamp)}</time>
+              <span className="fw-semibold">{label(m)}</span> <time dateTime={m.timestamp}>{formatClockTime(m.timestamp)}</time>
               {fallback && <span className="badge text-bg-warning ms-1" data-testid="chat-fallback-label">{FALLBACK_LABEL}</span>}
             </span>
             <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}${fallback ? ' border border-warning-subtle' : ''}`}>
