@@ -10,7 +10,7 @@
  * CPU time barely moves with other work on the machine, unlike req/s and p99.
  *
  *   node --import tsx bench/catalogue/cpu-per-request.ts [--products=100000] [--rounds=20]
- *        [--scenarios=text,typo,filter,deep,slug,home,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
+ *        [--scenarios=text,typo,filter,deep,slug,home,session,ssr-home,ssr-search,ssr-product] [--pglite] [--unprepared]
  *        [--ssr] [--split]
  *   --unprepared: parameterised queries are not kept as prepared statements (openDatabase option).
  *   --ssr: also the server-rendered storefront pages (home, search, product) as HTML, uncached: needs
@@ -95,6 +95,8 @@ async function main() {
       { name: 'bare Fastify route (floor)', key: 'bare', paths: ['/bare'], app: bare, html: false },
       ...catalogueScenarios(PRODUCTS, slugs).map((sc) => ({ ...sc, app, html: false })),
       { name: 'home grid (GET /api/products)', key: 'home', paths: ['/api/products'], app, html: false },
+      // What every anonymous page asked once it had loaded, until the page said its request had no session cookie.
+      { name: 'who is signed in, anonymous', key: 'session', paths: ['/api/users/current'], app, html: false },
       ...(SSR ? ssrScenarios(slugs).map((sc) => ({ ...sc, app, html: true })) : []),
     ];
     for (const s of scenarios) {
