@@ -99,12 +99,31 @@ function cookieParam(setCookie: string, url: string) {
  * included, carries them; an extra request header would not reach the handshake). Lighthouse then
  * drives this browser (`--port`), still clearing its cache before the page loads.
  */
-async function browserWithSession(url: string, session: Session): Promise<{ port: number; close: () => void }> {
+async function browserWithSession(url: string, session: Session): Promise<{ port: number; close: () => Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'shop-lighthouse-profile-'));
-  const chrome = spawn(chromePath, [...CHROME_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const close = () => {
-    chrome.kill('SIGKILL');
-    rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  // Its own process group: stopping it stops its helper processes too.
+  const chrome = spawn(chromePath, [...CHROME_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const exited = new Promise<void>((resolve) => chrome.once('exit', () => resolve()));
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-chrome.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
+  /** Stops Chromium and its helpers and, once they have exited (they write into the profile until then), removes the profile. */
+  const close = async () => {
+    signalGroup('SIGTERM');
+    const timer = setTimeout(() => signalGroup('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    signalGroup('SIGKILL');
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch (err) {
+      console.warn(`  could not remove the browser profile ${profile}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   };
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
@@ -126,7 +145,7 @@ async function browserWithSession(url: string, session: Session): Promise<{ port
     if (error) throw new Error(`Storage.setCookies: ${error.message}`);
     return { port: Number(new URL(endpoint).port), close };
   } catch (err) {
-    close();
+    await close();
     throw err;
   }
 }
@@ -155,7 +174,7 @@ async function runLighthouse(url: string, outDir: string, name: string, session?
       { env: { ...process.env, CHROME_PATH: chromePath }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 },
     );
   } finally {
-    browser?.close();
+    await browser?.close();
   }
   if (result.status !== 0 || !existsSync(out)) {
     throw new Error(`lighthouse failed for ${url} (exit ${result.status}): ${(result.stderr || result.stdout || String(result.error ?? '')).slice(-2000)}`);
