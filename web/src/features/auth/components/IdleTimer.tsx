@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { whenPageSettled } from '../../../lib/after-load';
 import { toast } from '../../../lib/toast';
 import { useSignOut } from '../hooks/use-session';
 import { IDLE_DIALOG_CONTENT_CLASS } from './idle-constants';
@@ -93,11 +94,13 @@ export function IdleTimer({ timeoutMs = SESSION_TIMEOUT_MS, countdownSeconds = W
 
     controls.current = { restart, logOut };
     restart();
-    void loadDialog(); // fetch the dialog's code now, so it opens even if the network is gone by then
+    // The dialog's code is fetched once the page has settled, so it opens even if the network is gone by then.
+    const cancelPreload = whenPageSettled(() => void loadDialog());
     for (const type of ACTIVITY_EVENTS) window.addEventListener(type, onActivity, { capture: true, passive: true });
     return () => {
       for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, onActivity, { capture: true });
       clearTimers();
+      cancelPreload();
       controls.current = null;
     };
   }, [timeoutMs, countdownSeconds]);

@@ -1,12 +1,13 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useStore } from '../../../app/store';
+import { whenPageSettled } from '../../../lib/after-load';
 
 // The widget (socket, panel, admin view) is its own chunk: the storefront's first load only carries this button.
 const ChatWidget = lazy(() => import('./ChatWidget'));
 
 /**
  * The floating chat button. Signed-in users get the widget (and its socket, for live messages and
- * unread badges) once the page is idle; everyone else loads it on the first click.
+ * unread badges) once the page has settled (lib/after-load); everyone else loads it on the first click.
  */
 export function ChatLauncher() {
   const { state } = useStore();
@@ -16,9 +17,7 @@ export function ChatLauncher() {
 
   useEffect(() => {
     if (!signedIn || load) return;
-    const idle = (window as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback;
-    const id = idle ? idle(() => setLoad(true)) : window.setTimeout(() => setLoad(true), 1500);
-    return () => { if (!idle) window.clearTimeout(id); };
+    return whenPageSettled(() => setLoad(true));
   }, [signedIn, load]);
 
   const button = (
