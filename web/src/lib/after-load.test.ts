@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SETTLE_DELAY_MS, whenPageSettled } from './after-load';
+import { MAX_LOAD_WAIT_MS, SETTLE_DELAY_MS, whenPageSettled } from './after-load';
 
 describe('whenPageSettled', () => {
   let readyState: DocumentReadyState;
@@ -38,6 +38,20 @@ describe('whenPageSettled', () => {
     vi.advanceTimersByTime(999);
     expect(task).not.toHaveBeenCalled();
     vi.advanceTimersByTime(51);
+    expect(task).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not wait for ever for a load event that does not come (a request that never ends)', () => {
+    readyState = 'interactive';
+    const task = vi.fn();
+    whenPageSettled(task, 1000);
+    vi.advanceTimersByTime(MAX_LOAD_WAIT_MS + 999);
+    expect(task).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(51);
+    expect(task).toHaveBeenCalledTimes(1);
+    // The load event coming late does not run it again.
+    window.dispatchEvent(new Event('load'));
+    vi.advanceTimersByTime(60_000);
     expect(task).toHaveBeenCalledTimes(1);
   });
 

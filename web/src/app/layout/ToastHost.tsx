@@ -5,9 +5,9 @@ import { requestToasts, subscribeToToastRequests, toastsRequested } from '../../
 const Toasts = lazy(() => import('./Toasts'));
 
 /**
- * Mounts the toast container when the first toast comes, or once the page has loaded and is idle (pages that import
- * react-toastify themselves send their toasts straight to it), so neither react-toastify nor its
- * stylesheet is part of the first load.
+ * Mounts the toast container when the first toast comes, or once the page has loaded and is idle
+ * (pages that import react-toastify themselves send their toasts straight to it), so neither
+ * react-toastify nor its stylesheet is part of the first load.
  */
 export function ToastHost() {
   const isRequested = useSyncExternalStore(subscribeToToastRequests, toastsRequested, toastsRequested);

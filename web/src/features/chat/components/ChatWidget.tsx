@@ -19,7 +19,6 @@ import { MessageText } from './MessageText';
 
 type Me = { kind: 'admin' | 'customer'; id: string; name: string } | { kind: 'guest'; id: string; name: string } | null;
 
-
 const STATUS_TEXT: Record<ConnectionStatus, string> = {
   connecting: 'Connecting…',
   open: 'Connected',
