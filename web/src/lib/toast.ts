@@ -36,7 +36,8 @@ const show = (kind: Kind) => (...args: [content: ToastContent, options?: ToastOp
 };
 
 /**
- * react-toastify's toast.success/error/info/warning for the modules of the initial chunk, without
- * react-toastify in that chunk: the first toast loads it, later ones are sent at once.
+ * react-toastify's toast.success/error/info/warning for every page and component, without
+ * react-toastify in their chunks: the first toast loads it (and mounts the container), later ones are
+ * sent at once. A page's first load therefore never carries the library.
  */
 export const toast = { success: show('success'), error: show('error'), info: show('info'), warning: show('warning') };

@@ -5,16 +5,15 @@ import { requestToasts, subscribeToToastRequests, toastsRequested } from '../../
 const Toasts = lazy(() => import('./Toasts'));
 
 /**
- * Mounts the toast container when the first toast comes, or once the page has loaded and is idle
- * (pages that import react-toastify themselves send their toasts straight to it), so neither
- * react-toastify nor its stylesheet is part of the first load.
+ * Mounts the toast container when the first toast comes (lib/toast), or once the page has settled
+ * (lib/after-load), so neither react-toastify nor its stylesheet is part of a page's first load.
  */
 export function ToastHost() {
   const isRequested = useSyncExternalStore(subscribeToToastRequests, toastsRequested, toastsRequested);
 
   useEffect(() => {
     if (isRequested) return;
-    return whenPageSettled(() => void requestToasts(), 0);
+    return whenPageSettled(() => void requestToasts());
   }, [isRequested]);
 
   if (!isRequested) return null;

@@ -2,7 +2,7 @@ import type { Product, ProductCreateResponse } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { api, getErrorMessage } from '../../../lib/api-client';
 import { adminProductsKey } from './get-admin-products';

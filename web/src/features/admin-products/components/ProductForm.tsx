@@ -2,7 +2,7 @@ import type { Product } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } from '../../../components/product-form/ProductFields';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { productToFormValues, showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';

@@ -2,7 +2,7 @@ import { ADMIN_PRODUCT_SORTS, ADMIN_STOCK_FILTERS, type AdminProductSort, type A
 import { ADMIN_LOW_STOCK_MAX, PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../../components/admin/AdminTable';

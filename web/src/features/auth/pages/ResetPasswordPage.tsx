@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Redirect } from '../../../app/guards';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { MessageBox } from '../../../components/MessageBox';
 import { useResetPassword } from '../api/reset-password';
 import { AuthCard } from '../components/AuthCard';

@@ -3,7 +3,7 @@ import { OUT_OF_STOCK_MESSAGE } from '@shop/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { sameCartLine, useStore, type CartItem } from '../../../app/store';
 import { applyServerCart, cartErrorText, refetchServerCart, saveServerCartItem } from '../lib/server-cart';

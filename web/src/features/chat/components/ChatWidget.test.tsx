@@ -113,7 +113,8 @@ describe('ChatWidget', () => {
     expect(await screen.findByText('Online Users (0)')).toBeInTheDocument();
     expect(screen.getByText('No users online')).toBeInTheDocument();
     FakeSocket.all[0]!.receive({ type: 'user-connected', user: jane });
-    expect(toast.info).toHaveBeenCalledWith('New user online: Jane Customer');
+    // The first toast loads react-toastify (lib/toast), so it is sent a moment later.
+    await waitFor(() => expect(toast.info).toHaveBeenCalledWith('New user online: Jane Customer'));
     FakeSocket.all[0]!.receive({ type: 'online-users', users: [jane] });
     expect(await screen.findByText('Online Users (1)')).toBeInTheDocument();
     FakeSocket.all[0]!.receive({ type: 'message', message: msg({ senderId: customer._id, userId: customer._id, content: 'Anyone there?' }) });

@@ -4,7 +4,7 @@ import {
 } from '@shop/contracts/chat-constants';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useStore } from '../../../app/store';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatClockTime } from '../../../lib/format';

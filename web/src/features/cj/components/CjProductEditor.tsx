@@ -1,7 +1,7 @@
 import { CJ_MESSAGES, CJ_SAVE_REDIRECT_MS } from '@shop/contracts/supplier-constants';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';

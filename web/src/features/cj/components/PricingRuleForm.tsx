@@ -1,6 +1,6 @@
 import { applyPricingRule, PRICING_ROUNDINGS, pricingRuleSchema, type PricingRule } from '@shop/contracts';
 import { useId, useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { usePricingRule, useSavePricingRule } from '../api/pricing';

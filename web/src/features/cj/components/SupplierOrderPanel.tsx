@@ -3,7 +3,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { useSupplierOrder } from '../api/get-supplier-order';
 import { useRefreshTracking } from '../api/refresh-tracking';
 import { useRetrySupplierOrder } from '../api/retry-supplier-order';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { describeSupplierOrder, SupplierOrderBadge } from './SupplierOrderStatus';
 
 /**

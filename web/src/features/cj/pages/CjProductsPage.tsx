@@ -3,7 +3,7 @@ import { CJ_MESSAGES, CJ_PAGE_SIZE } from '@shop/contracts/supplier-constants';
 import { useEffect, useState, type FormEvent } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { FilterSelect } from '../../../components/admin/FilterSelect';

@@ -2,7 +2,7 @@ import { LEAD_MESSAGES, LEAD_NOTES_MAX, LEAD_STATUSES, updateLeadBodySchema, typ
 import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useUpdateLead } from '../api/leads';
 

@@ -1,7 +1,7 @@
 import { DISPATCH_ACTION, PayPalButtons, PayPalScriptProvider, SCRIPT_LOADING_STATE, usePayPalScriptReducer } from '@paypal/react-paypal-js';
 import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useEffect } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { getErrorMessage } from '../../../lib/api-client';

@@ -2,7 +2,7 @@ import { ORDER_LIST_FILTERS, type AdminOrder } from '@shop/contracts';
 import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { ListSearchForm } from '../../../components/admin/ListSearchForm';

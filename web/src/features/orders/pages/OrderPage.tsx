@@ -8,7 +8,7 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import { useNavigate, useParams } from 'react-router';
 import { paths } from '../../../app/paths';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useStore } from '../../../app/store';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { TextSkeleton } from '../../../components/Skeleton';

@@ -1,7 +1,7 @@
 import { pageUpdateBodySchema, PAGE_BODY_MAX, PAGE_TITLE_MAX, PAGE_UPDATED, type FaqEntryInput } from '@shop/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { MessageBox } from '../../../components/MessageBox';

@@ -1,7 +1,7 @@
 import type { Product } from '@shop/contracts';
 import { REVIEW_MESSAGES, REVIEW_RATING_LABELS } from '@shop/contracts/constants';
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useCreateReview } from '../api/create-review';
 

@@ -1,7 +1,7 @@
 import type { User } from '@shop/contracts';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useStore } from '../../../app/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { useUpdateProfile } from '../api/update-profile';

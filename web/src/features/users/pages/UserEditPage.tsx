@@ -2,7 +2,7 @@ import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
 import { USER_MESSAGES, adminUpdateUserBodySchema } from '@shop/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';

@@ -1,7 +1,7 @@
 import { USER_MESSAGES, type AdminUser } from '@shop/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { paths } from '../../../app/paths';
 import { useStore } from '../../../app/store';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
