@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { FIRST_PAINT_SCRIPT } from '../contracts/src/theme';
+import { paintBeforeAppStart } from './src/lib/app-start-html';
 import { purgeBootstrap, purgeContent } from './src/lib/css-purge';
 import { DEFAULT_KEEP_BUILDS, DEFAULT_KEEP_DAYS, envCount, planAssetRetention, type AssetBuild } from './src/lib/asset-retention';
 
@@ -84,6 +85,15 @@ function themeScript(): Plugin {
   };
 }
 
+/** index.html starts the app after the first paint (src/lib/app-start-html.ts); production builds only. */
+function paintFirst(): Plugin {
+  return {
+    name: 'shop:paint-before-app-start',
+    apply: 'build',
+    transformIndexHtml: { order: 'post', handler: paintBeforeAppStart },
+  };
+}
+
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
 const outDir = process.env.WEB_OUT_DIR ?? 'dist';
@@ -101,7 +111,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   ...(command === 'build' && !isSsrBuild && process.env.WEB_PURGE_CSS !== '0'
     ? { css: { postcss: { plugins: [purgeBootstrap(() => purgeContent(appSourceFiles()))] } } }
     : {}),
-  plugins: [react(), reactRouterTreeShaking(), themeScript(), ...(isSsrBuild ? [] : [keepPreviousAssets()])],
+  plugins: [react(), reactRouterTreeShaking(), themeScript(), ...(isSsrBuild ? [] : [paintFirst(), keepPreviousAssets()])],
   // The server-rendering build (`vite build --ssr src/entry-server.tsx`) goes beside the web build,
   // as `<outDir>-ssr` (web/dist-ssr), never inside it: the server serves the web build's files.
   build: isSsrBuild ? {

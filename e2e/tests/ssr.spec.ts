@@ -82,6 +82,14 @@ test('with JavaScript: the server-rendered pages hydrate without a warning and t
   await page.goto(`/product/${product.slug}`);
   await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
   await page.waitForLoadState('networkidle');
+  // The server's page was painted before the app's code ran (index.html's start script: contracts/src/theme.ts).
+  const start = await page.evaluate(() => ({
+    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    app: performance.getEntriesByName('app-start')[0]?.startTime ?? null,
+  }));
+  expect(start.paint).not.toBeNull();
+  expect(start.app).not.toBeNull();
+  expect(start.app!).toBeGreaterThanOrEqual(start.paint!);
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(page.getByTestId('cart-badge')).toHaveText('1');
   // The product came with the page (dehydrated queries): the browser did not fetch it again.

@@ -2,17 +2,19 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { APP_START_SCRIPT } from '@shop/contracts/theme';
 
 const WEB_DIR = path.resolve(import.meta.dirname, '../../../web');
 
-/** An index.html as the web build writes it (the root element empty, the entry script in the head). */
+/** An index.html as the web build writes it (the root element empty; the entry preloaded in the head, started by APP_START_SCRIPT). */
 export const TEST_INDEX_HTML = `<!doctype html>
 <html lang="en" data-bs-theme="light">
   <head>
     <meta charset="UTF-8" />
     <meta name="description" content="Default description" />
     <title>Shop: Smart Finds. Joyfully Delivered</title>
-    <script type="module" crossorigin src="/assets/index-T1.js"></script>
+    <link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/index-T1.js" data-app-entry>
+    <script>${APP_START_SCRIPT}</script>
   </head>
   <body>
     <div id="root"></div>

@@ -164,7 +164,7 @@ const SESSION_DATA = ['/api/users/current'];
  * `fetch(url, { credentials: 'include' })`, so the browser hands the app this response.
  */
 export const fetchPreload = (href: string) => `<link rel="preload" as="fetch" href="${escapeHtml(href)}" crossorigin="use-credentials" />`;
-export const modulePreload = (file: string) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file.replace(/^\//, ''))}" />`;
+export const modulePreload = (file: string) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${escapeHtml(file.replace(/^\//, ''))}" />`;
 
 /** The preload tags for a request: the page's chunks, then the API reads it starts with. */
 export function routePreloadTags(
