@@ -27,7 +27,7 @@ export function parseThemeCookie(value: string | undefined): ThemeMode | null {
  * document is parsed and the browser has reported the page's first contentful paint: the page shows
  * before the app's code runs, however soon that code arrives. (A `<script type="module">` that is
  * already loaded runs before the first paint, so on a fast link and a slow phone the server's page
- * stayed blank while React started.) Without server-rendered content (the back office's empty shell),
+ * stayed blank while React started.) Without server-rendered content (the plain shell sent when rendering fails),
  * in a hidden tab, or without paint timing, it starts at once; if no paint is reported within a
  * second, it starts anyway. It starts once, and marks the moment (`performance.mark('app-start')`).
  */
