@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     jobs: jobRunner,
     onClose: [],
     // With the demo seed, the demo catalogue's images are drawn on first request (db/seed/demo-images.ts).
-    uploads: config.seed.enabled ? withDemoImages(createUploadStore(database, config.dataDir)) : createUploadStore(database, config.dataDir),
+    uploads: config.seed.demoData ? withDemoImages(createUploadStore(database, config.dataDir)) : createUploadStore(database, config.dataDir),
     lifecycle: { draining: false },
     onDrain: [],
     recheckChatSockets: () => undefined, // replaced by the chat module

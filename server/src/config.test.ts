@@ -38,14 +38,14 @@ describe('loadConfig in production', () => {
     expect(problemsOf(rest)).toEqual(['JWT_SECRET: required in production']);
   });
 
-  it('refuses missing administrator credentials unless seeding is off', () => {
+  it('seeds no demo data unless asked, and wants both administrator credentials or neither', () => {
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK }).seed.demoData).toBe(false);
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK, SEED_DEMO_DATA: 'true' }).seed.demoData).toBe(true);
     const { ADMIN_EMAIL: _e, ADMIN_PASSWORD: _p, ...rest } = PRODUCTION_OK;
-    expect(problemsOf(rest)).toEqual([
-      'ADMIN_EMAIL and ADMIN_PASSWORD: required in production to seed the administrator (or set SEED_DEMO_DATA=false)',
-    ]);
-    expect(problemsOf({ ...rest, ADMIN_EMAIL: 'owner@shop.example.com' })).toHaveLength(1);
-    const unseeded = loadConfig({ DATA_DIR: tempDir(), ...rest, SEED_DEMO_DATA: 'false' });
-    expect(unseeded.seed).toEqual({ enabled: false, admin: undefined, customer: undefined });
+    // An existing shop restarts without them (its administrator is in the database).
+    expect(loadConfig({ DATA_DIR: tempDir(), ...rest }).seed).toEqual({ demoData: false, admin: undefined, customer: undefined });
+    expect(problemsOf({ ...rest, ADMIN_EMAIL: 'owner@shop.example.com' })).toEqual(['ADMIN_EMAIL and ADMIN_PASSWORD: set both to create the administrator']);
+    expect(problemsOf({ ...rest, ADMIN_PASSWORD: 'a-long-admin-password' })).toEqual(['ADMIN_EMAIL and ADMIN_PASSWORD: set both to create the administrator']);
   });
 
   it('refuses a missing PUBLIC_URL (reset links must not come from the Host header)', () => {
@@ -61,7 +61,7 @@ describe('loadConfig in production', () => {
     } catch (err) {
       problems = (err as ConfigError).problems;
     }
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(2);
     expect(() => statSync(path.join(dataDir, 'jwt-secret'))).toThrow();
   });
 });
@@ -101,6 +101,7 @@ describe('loadConfig outside production', () => {
     expect(config.authRateLimit).toEqual({ max: 10, windowSeconds: 900 });
     expect(config.seed.admin).toEqual({ ...DEMO_ADMIN });
     expect(config.seed.customer).toEqual({ ...DEMO_CUSTOMER });
+    expect(config.seed.demoData).toBe(true);
     expect(config.publicUrl).toBeUndefined();
   });
 

@@ -39,7 +39,7 @@ const envSchema = z.object({
   CUSTOMER_EMAIL: z.email().optional(),
   CUSTOMER_PASSWORD: z.string().min(8).optional(),
   CUSTOMER_NAME: z.string().default('Jane Customer'),
-  SEED_DEMO_DATA: bool.default(true),
+  SEED_DEMO_DATA: bool.optional(),
   AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
   PAYPAL_CLIENT_ID: z.string().optional(),
@@ -113,7 +113,12 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   seed: {
-    enabled: boolean;
+    /**
+     * SEED_DEMO_DATA (default: on outside production, off in production): the demo catalogue, sales,
+     * leads and chats, and the demo accounts, go into an empty database. A shop in production starts
+     * with no invented products, orders or people; only its administrator (ADMIN_EMAIL) is created.
+     */
+    demoData: boolean;
     admin: { name: string; email: string; password: string } | undefined;
     customer: { name: string; email: string; password: string } | undefined;
   };
@@ -190,8 +195,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   if (isProduction) {
     if (!e.JWT_SECRET) problems.push('JWT_SECRET: required in production');
-    if (e.SEED_DEMO_DATA && (!e.ADMIN_EMAIL || !e.ADMIN_PASSWORD)) {
-      problems.push('ADMIN_EMAIL and ADMIN_PASSWORD: required in production to seed the administrator (or set SEED_DEMO_DATA=false)');
+    // The first administrator comes from these two alone in production (no demo accounts there).
+    if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
+      problems.push('ADMIN_EMAIL and ADMIN_PASSWORD: set both to create the administrator');
     }
     // Links in e-mails (password reset) must not be built from a Host header an attacker can set.
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required in production (links in e-mails, allowed Origin)');
@@ -231,7 +237,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT === 'auto' ? (!isProduction && process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
-    seed: { enabled: e.SEED_DEMO_DATA, admin, customer },
+    seed: { demoData: e.SEED_DEMO_DATA ?? !isProduction, admin, customer },
     authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowSeconds: e.AUTH_RATE_LIMIT_WINDOW_SECONDS },
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE.replace(/\/$/, '') },
     allowDemoPayments: e.ALLOW_DEMO_PAYMENTS ?? !isProduction,

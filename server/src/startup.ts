@@ -46,7 +46,7 @@ export async function runStartupTasks(app: App, database: Database): Promise<voi
  */
 export function fillDemoImagesAfterStart(app: App): void {
   const { config, uploads, db } = app.ctx;
-  if (!config.seed.enabled || !isDemoImageStore(uploads)) return;
+  if (!config.seed.demoData || !isDemoImageStore(uploads)) return;
   let stopped = false;
   const run = (async () => {
     const referenced = await referencedDemoImageKeys(db);

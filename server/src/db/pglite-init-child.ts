@@ -25,7 +25,7 @@ async function run() {
   try {
     await migrate(database);
     await seedDatabase(database.db, config, log);
-    if (config.seed.enabled) {
+    if (config.seed.demoData) {
       referenced = await referencedDemoImageKeys(database.db);
     }
   } finally {

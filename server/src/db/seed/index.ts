@@ -4,17 +4,27 @@ import type { Db } from '../client.ts';
 import { seedBackoffice } from './backoffice.ts';
 import { seedCatalogue } from './catalogue.ts';
 import { seedChats } from './chats.ts';
-import { seedUsers } from './users.ts';
+import { hasAdministrator, seedUsers } from './users.ts';
 
-/** Seeds demo data into an empty database. Each seeder checks its own tables, so a restart adds nothing. */
+/**
+ * Seeds an empty database. Each seeder checks its own tables, so a restart adds nothing.
+ * - With the demo data (SEED_DEMO_DATA, on by default outside production only): the accounts, the
+ *   demo catalogue, sales, leads and chats.
+ * - In production without it: only the accounts the configuration names (ADMIN_EMAIL, and
+ *   CUSTOMER_EMAIL if set) into a database without users; a shop with no administrator says so.
+ */
 export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
-  if (!config.seed.enabled) return;
+  if (!config.seed.demoData && !config.isProduction) return;
   const accounts = await seedUsers(db, config.seed);
   for (const a of accounts) {
     // The role only: the log keeps no e-mail addresses (the console lists demo accounts in development).
     log.info({ role: a.role }, 'seeded account');
     if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
   }
+  if (config.isProduction && !(await hasAdministrator(db))) {
+    log.warn('no administrator account: on a database without users, ADMIN_EMAIL and ADMIN_PASSWORD create one at start');
+  }
+  if (!config.seed.demoData) return;
   const catalogue = await seedCatalogue(db);
   if (catalogue.products) log.info(catalogue, 'seeded demo catalogue');
   const backoffice = await seedBackoffice(db);

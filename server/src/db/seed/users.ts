@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -28,4 +28,10 @@ export async function seedUsers(db: Db, seed: Config['seed']): Promise<SeededAcc
     created.push({ role, email: account.email, password: account.password });
   }
   return created;
+}
+
+/** Whether any account can administer the shop. */
+export async function hasAdministrator(db: Db): Promise<boolean> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).limit(1);
+  return rows.length > 0;
 }
