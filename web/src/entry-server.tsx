@@ -14,6 +14,7 @@ import { serverInitialState, type Mode } from './app/store';
 import { currentUserKey } from './features/auth/api/get-current-user';
 import { cartQueryKey } from './features/cart/api/get-cart';
 import { cjProductBySlugQueryOptions } from './features/cj/api/get-cj-product-by-slug';
+import { devMailboxQueryOptions } from './features/dev-mailbox/api/dev-mailbox';
 import { pageQueryOptions } from './features/pages/api/pages';
 import { categoriesQueryOptions } from './features/products/api/get-categories';
 import { productQueryOptions } from './features/products/api/get-product';
@@ -91,9 +92,17 @@ async function prefetch(queryClient: QueryClient, pathname: string, params: URLS
       subject = pageQueryOptions(slug).queryKey;
       reads.push(load(pageQueryOptions(slug)));
       break;
+    case '/dev/mailbox':
+      // Only a development shop without SMTP_URL has it: elsewhere the page is a 404 (the messages
+      // themselves are not rendered on the server; the browser reads them).
+      subject = devMailboxQueryOptions().queryKey;
+      reads.push(load(devMailboxQueryOptions()));
+      break;
   }
   await Promise.all(reads);
   const missing = subject !== null && isMissing(queryClient.getQueryState(subject)?.error);
+  // The mailbox's messages (sign-up and reset links) stay out of the page's HTML: the browser reads them.
+  if (page?.path === '/dev/mailbox') queryClient.removeQueries({ queryKey: devMailboxQueryOptions().queryKey });
   // A failed read is left to the browser (it retries and shows the error): the server renders its
   // loading state, as the browser's first render does, so hydration matches.
   queryClient.removeQueries({ predicate: (query) => query.state.status !== 'success' });

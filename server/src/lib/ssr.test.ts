@@ -105,6 +105,24 @@ describe('server rendering of the storefront', () => {
     expect(product.body).toContain(SSR_DATA);
   });
 
+  it('/dev/mailbox: the page where a development shop keeps its mail (messages read by the browser), a 404 in production', async () => {
+    const dev = await t.app.inject({ method: 'GET', url: '/dev/mailbox', headers: html });
+    expect(dev.statusCode).toBe(200);
+    expect(rootOf(dev.body)).toContain('Development mailbox');
+    // Sign-up and reset links stay out of the HTML.
+    expect(dev.body).not.toContain('"dev-mailbox"');
+    const production = await createTestApp({
+      env: { WEB_DIST_DIR: webDir, SSR_TIMEOUT_MS: '30000', NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example.com' },
+    });
+    try {
+      const res = await production.app.inject({ method: 'GET', url: '/dev/mailbox', headers: html });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('No mail server is configured');
+    } finally {
+      await production.close();
+    }
+  });
+
   it('renders the theme of the mode cookie on <html> and in the switch', async () => {
     const dark = await t.app.inject({ method: 'GET', url: '/privacy', headers: { ...html, cookie: 'mode=dark' } });
     expect(dark.statusCode).toBe(200);

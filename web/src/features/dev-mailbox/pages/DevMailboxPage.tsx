@@ -1,6 +1,7 @@
 import type { DevMailboxMessage } from '@shop/contracts';
 import { Fragment } from 'react';
 import { MessageBox } from '../../../components/MessageBox';
+import NotFoundPage from '../../../app/NotFoundPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useDevMailbox } from '../api/dev-mailbox';
@@ -52,28 +53,28 @@ function Message({ m }: { m: DevMailboxMessage }) {
 /**
  * /dev/mailbox: outside production, without SMTP_URL, every message the shop kept, newest first,
  * links clickable (sign-up confirmation, password reset, set-password), so those can be tried locally.
+ * Where the shop has no such mailbox (production, or mail sent through SMTP_URL) the API answers 404
+ * and this is the not-found page (the server answers the page with 404 too: entry-server.tsx); the
+ * text about the mailbox shows only once the mailbox has answered.
  */
 export default function DevMailboxPage() {
   const mailbox = useDevMailbox();
+  if (mailbox.isError && mailbox.error instanceof ApiError && mailbox.error.status === 404) return <NotFoundPage />;
   return (
     <div className="mx-auto" style={{ maxWidth: '48rem' }}>
       <PageTitle title="Development mailbox" />
-      <p className="text-body-secondary">
-        No mail server is configured (SMTP_URL), so the shop keeps its messages here instead of sending them. Newest first. This page
-        exists only outside production.
-      </p>
       {mailbox.isPending ? (
         <p role="status">Loading messages…</p>
       ) : mailbox.isError ? (
-        <MessageBox variant="danger">
-          {mailbox.error instanceof ApiError && mailbox.error.status === 404
-            ? 'The development mailbox is not available here (production, or mail is sent through SMTP_URL).'
-            : getErrorMessage(mailbox.error)}
-        </MessageBox>
-      ) : mailbox.data.messages.length === 0 ? (
-        <MessageBox>No messages yet.</MessageBox>
+        <MessageBox variant="danger">{getErrorMessage(mailbox.error)}</MessageBox>
       ) : (
-        mailbox.data.messages.map((m) => <Message key={m.id} m={m} />)
+        <>
+          <p className="text-body-secondary">
+            No mail server is configured (SMTP_URL), so the shop keeps its messages here instead of sending them. Newest first. This page
+            exists only outside production.
+          </p>
+          {mailbox.data.messages.length === 0 ? <MessageBox>No messages yet.</MessageBox> : mailbox.data.messages.map((m) => <Message key={m.id} m={m} />)}
+        </>
       )}
     </div>
   );
