@@ -3,6 +3,8 @@ import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import * as tar from 'tar';
 import type { Config } from '../config.ts';
 import { listTables } from '../db/catalog.ts';
@@ -14,6 +16,8 @@ import { describePersonalData, DUMP_FILES, formatBytes, readManifest, sha256OfFi
 import { decryptingStream, isEncryptedBackup } from './backup-crypto.ts';
 import { openPglite, pgliteTransaction, runPgTool } from './pg-tools.ts';
 import { compareTableStats, tableStats } from './table-stats.ts';
+
+const gunzipAsync = promisify(gunzip);
 
 /** The target already holds data and --force was not given. */
 export class RestoreRefusedError extends Error {}
@@ -215,6 +219,39 @@ async function restorePostgres(
   await rm(variantCacheDir(dataDir), { recursive: true, force: true });
 }
 
+const DAMAGED_DUMP = 'The backup is damaged: its database dump is truncated or corrupt';
+
+/**
+ * The embedded database's dump as a whole, uncompressed tar archive (what PGlite loads), or an error saying the backup
+ * is damaged. Checked here, before PGlite sees it: PGlite decompresses a gzip with a stream whose
+ * failure it never awaits, so a truncated dump (its checksum matching a tampered manifest) would end
+ * the process with an uncaught exception instead of failing the restore, and PGlite unpacks a
+ * truncated archive without a word.
+ */
+export async function readPgliteDump(dumpPath: string): Promise<Blob> {
+  const raw = await readFile(dumpPath);
+  let archive: Uint8Array;
+  try {
+    archive = raw[0] === 0x1f && raw[1] === 0x8b ? await gunzipAsync(raw) : raw;
+  } catch (err) {
+    throw new Error(`${DAMAGED_DUMP} (${(err as Error).message})`);
+  }
+  const problem = await new Promise<string | null>((resolve) => {
+    let entries = 0;
+    let failure: string | null = null;
+    const parser = new tar.Parser({ strict: true });
+    parser.on('entry', (entry: tar.ReadEntry) => {
+      entries += 1;
+      entry.resume();
+    });
+    parser.on('error', (err: Error) => { failure ??= err.message; });
+    parser.on('close', () => resolve(failure ?? (entries === 0 ? 'no files in it' : null)));
+    parser.end(Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength));
+  });
+  if (problem) throw new Error(`${DAMAGED_DUMP} (${problem})`);
+  return new Blob([new Uint8Array(archive)]);
+}
+
 async function restorePglite(opts: RestoreOptions, manifest: BackupManifest, staging: string, dumpPath: string, log: (l: string) => void) {
   const { dataDir } = opts.config;
   const uploadsDir = diskUploadsDir(dataDir);
@@ -228,7 +265,7 @@ async function restorePglite(opts: RestoreOptions, manifest: BackupManifest, sta
     const newDb = path.join(staging, 'pglite');
     const newUploads = path.join(staging, 'uploads-restored');
     log('  restoring the embedded database into a new directory');
-    const client = await openPglite(newDb, new Blob([await readFile(dumpPath)]));
+    const client = await openPglite(newDb, await readPgliteDump(dumpPath));
     try {
       await pgliteTransaction(client, async (tx) => {
         const diffs = compareTableStats(manifest.tables, await tableStats(tx));
