@@ -230,4 +230,26 @@ describe('sign-up and forgot-password timing: known and unknown addresses within
     expect(Math.abs(pairedMedian(samples.signupKnown, samples.signupUnknown))).toBeLessThan(bound(samples.signupKnown, samples.signupUnknown));
     expect(Math.abs(pairedMedian(samples.forgotKnown, samples.forgotUnknown))).toBeLessThan(bound(samples.forgotKnown, samples.forgotUnknown));
   });
+
+  it('while the database does not answer: the outage 503 for sign-up and forgot-password (the same for every address), not a "check your e-mail" for a request nobody stored', async () => {
+    const ping = t.database.ping;
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    t.database.ping = () => Promise.reject(refused);
+    try {
+      for (const [url, payload] of [
+        ['/api/users/signup', { name: 'Outage Visitor', email: 'outage-visitor@example.com', password: 'correct horse' }],
+        ['/api/users/forgot-password', { email: 'outage-visitor@example.com' }],
+      ] as const) {
+        const res = await t.app.inject({ method: 'POST', url, payload });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.headers['retry-after'], url).toBeDefined();
+      }
+    } finally {
+      t.database.ping = ping;
+    }
+    expect(await t.database.db.select({ n: count() }).from(signupRequests).where(eq(signupRequests.email, 'outage-visitor@example.com'))).toEqual([{ n: 0 }]);
+    // Once it answers again, so does sign-up.
+    const again = await t.app.inject({ method: 'POST', url: '/api/users/signup', payload: { name: 'Outage Visitor', email: 'outage-visitor@example.com', password: 'correct horse' } });
+    expect(again.statusCode).toBe(202);
+  });
 });

@@ -53,10 +53,14 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Sign-up and forgot-password answer before looking the address up: the same status, body and
   // time whether or not an account exists. The lookup and the mail happen after the answer.
+  // The database is asked first whether it answers at all: during an outage the visitor gets the
+  // outage's 503 (the same for every address, so it tells nothing about accounts) instead of a
+  // "check your e-mail" for a request that the background work could not store.
   app.post('/users/signup', { config: { access: 'public' }, schema: signUpSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'signup', request.body.email);
     const body = request.body;
     const baseUrl = baseUrlOf(request);
+    await ctx.database.ping();
     ctx.background.run('sign-up', () => requestSignUp({ db: ctx.db, mailer: ctx.mailer }, body, baseUrl));
     return reply.status(202).send({ message: SIGNUP_CHECK_EMAIL });
   });
@@ -132,6 +136,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     await limitAttempts(request, reply, 'forgot', request.body.email);
     const { email } = request.body;
     const baseUrl = baseUrlOf(request);
+    await ctx.database.ping();
     ctx.background.run('forgot-password', () => requestPasswordReset({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl));
     return { message: FORGOT_PASSWORD_MESSAGE };
   });
