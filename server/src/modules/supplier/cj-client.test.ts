@@ -164,6 +164,29 @@ describe(`CJ API 2.0 client against a local CJ server, tokens in ${TEST_DB}`, ()
     held.release();
   });
 
+  it('a CJ that never answers: a call ends within its budget, retries included, and the next calls fail at once for a while', async () => {
+    const a = client({ timeoutMs: 400, maxRetries: 5, callBudgetMs: 1_000, unreachablePauseMs: 1_500 });
+    await a.accessToken();
+    const held = Array.from({ length: 10 }, () => cj.hold('product/list'));
+    let started = Date.now();
+    await expect(a.listProducts({ pageNum: 1, pageSize: 5 })).rejects.toMatchObject({ statusCode: 503, message: CJ_MESSAGES.unavailable });
+    // Not 6 x 400 ms plus backoff: the budget.
+    expect(Date.now() - started).toBeLessThan(1_800);
+    const sent = cj.count('product/list');
+    expect(sent).toBeGreaterThanOrEqual(2);
+    // The next callers do not wait, and nothing is sent to CJ.
+    started = Date.now();
+    await expect(a.listProducts({ pageNum: 1, pageSize: 5 })).rejects.toMatchObject({ statusCode: 503, message: CJ_MESSAGES.unavailable });
+    await expect(a.getProduct(firstPid())).rejects.toMatchObject({ statusCode: 503, message: CJ_MESSAGES.unavailable });
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(cj.count('product/list')).toBe(sent);
+    for (const h of held) h.release();
+    // After the pause CJ is asked again, and answers.
+    await new Promise((r) => setTimeout(r, 1_600));
+    const page = await a.listProducts({ pageNum: 1, pageSize: 5 });
+    expect(page.list).toHaveLength(5);
+  });
+
   it('spaces its requests to stay under the per-second limit', async () => {
     const a = client({ requestsPerSecond: 5 });
     await a.accessToken();

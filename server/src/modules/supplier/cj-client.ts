@@ -49,12 +49,30 @@ export interface CjClientOptions {
   /** Retries after the first attempt on rate limits, 5xx, timeouts and CJ's "system busy". */
   maxRetries?: number;
   retryBaseMs?: number;
+  /** One call's whole time, its retries included (default CJ_CALL_BUDGET_MS): a shopper waits on some of them. */
+  callBudgetMs?: number;
+  /** After a call found CJ unreachable (no answer at all), calls fail at once for this long (default CJ_UNREACHABLE_PAUSE_MS). */
+  unreachablePauseMs?: number;
   /** Renew the access token when less than this is left (CJ's tokens live 15 days). */
   renewBeforeMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   fetch?: typeof fetch;
 }
+
+/**
+ * A call to CJ, its retries included, ends within this time. Checkout (the freight quote) and the
+ * back office's supplier pages wait on these calls: a CJ that accepts connections and never answers
+ * made them wait 4 x 10 s plus backoff.
+ */
+export const CJ_CALL_BUDGET_MS = 12_000;
+/**
+ * After a call found CJ unreachable (timeouts or network errors to its last attempt), the calls of
+ * the next this-many milliseconds fail at once, as CJ being unavailable, instead of each waiting out
+ * the budget: the next shoppers get the shop's own shipping rule at once, background work retries
+ * later. Then one call tries CJ again. CJ answering with an error (rate limit, 5xx) does not count.
+ */
+export const CJ_UNREACHABLE_PAUSE_MS = 30_000;
 
 /** Spaces requests so that this instance stays under CJ's per-second limit. */
 export function createRateLimiter(requestsPerSecond: number, now: () => number, sleep: (ms: number) => Promise<void>) {
@@ -78,7 +96,8 @@ export interface CjClient extends SupplierCatalogue {
  * the refresh token a day before they expire (a fresh login with the API key is the last resort:
  * CJ allows it once per 5 minutes). Requests are spaced by a client-side limiter, time out after
  * 10 s and are retried with backoff on CJ's rate-limit and busy codes, HTTP 429/5xx and network
- * errors. The key and tokens are never logged.
+ * errors, a call with its retries ending within CJ_CALL_BUDGET_MS; after CJ was unreachable, calls
+ * fail at once for CJ_UNREACHABLE_PAUSE_MS. The key and tokens are never logged.
  */
 export function createCjClient(opts: CjClientOptions): CjClient {
   const doFetch = opts.fetch ?? fetch;
@@ -88,16 +107,20 @@ export function createCjClient(opts: CjClientOptions): CjClient {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const maxRetries = opts.maxRetries ?? 3;
   const retryBaseMs = opts.retryBaseMs ?? 500;
+  const callBudgetMs = opts.callBudgetMs ?? CJ_CALL_BUDGET_MS;
+  const unreachablePauseMs = opts.unreachablePauseMs ?? CJ_UNREACHABLE_PAUSE_MS;
+  /** Until when calls fail at once (CJ was found unreachable); 0 = try. */
+  let pausedUntil = 0;
   const renewBeforeMs = opts.renewBeforeMs ?? DAY_MS;
   const limit = createRateLimiter(opts.requestsPerSecond, now, sleep);
   const log = opts.log;
   let memory: { value: string; expiresAt: number } | null = null;
   let renewing: Promise<string> | null = null;
 
-  type Attempt = { ok: true; envelope: z.infer<typeof cjEnvelopeSchema> } | { ok: false; code: number | null; message: string | null; retryable: boolean };
+  type Attempt = { ok: true; envelope: z.infer<typeof cjEnvelopeSchema> } | { ok: false; code: number | null; message: string | null; retryable: boolean; unreachable?: boolean };
 
-  /** One HTTP exchange; never throws. */
-  async function exchange(method: 'GET' | 'POST', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null): Promise<Attempt> {
+  /** One HTTP exchange, given at most `attemptMs`; never throws. */
+  async function exchange(method: 'GET' | 'POST', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null, attemptMs = timeoutMs): Promise<Attempt> {
     await limit();
     const url = new URL(`${base}/${path}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== '') url.searchParams.set(k, v);
@@ -106,10 +129,10 @@ export function createCjClient(opts: CjClientOptions): CjClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let res: Response;
     try {
-      res = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      res = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(attemptMs) });
     } catch (err) {
       log.warn({ path, reason: (err as Error).name }, 'CJ request failed (network or timeout)');
-      return { ok: false, code: null, message: null, retryable: true };
+      return { ok: false, code: null, message: null, retryable: true, unreachable: true };
     }
     const json: unknown = await res.json().catch(() => null);
     const parsed = cjEnvelopeSchema.safeParse(json);
@@ -124,14 +147,31 @@ export function createCjClient(opts: CjClientOptions): CjClient {
     return { ok: false, code: env.code, message: env.message ?? null, retryable: isRetryable(env.code) || res.status >= 500 };
   }
 
-  /** An exchange retried with exponential backoff while the failure is transient. */
+  /**
+   * An exchange retried with exponential backoff while the failure is transient, all within the
+   * call budget; none at all while CJ is paused as unreachable.
+   */
   async function send(
     method: 'GET' | 'POST', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null, retries = maxRetries,
   ): Promise<Attempt> {
+    if (now() < pausedUntil) {
+      log.debug({ path }, 'CJ request not sent: CJ was unreachable moments ago');
+      return { ok: false, code: null, message: null, retryable: false, unreachable: true };
+    }
+    const deadline = now() + callBudgetMs;
     for (let attempt = 0; ; attempt += 1) {
-      const result = await exchange(method, path, query, body, token);
-      if (result.ok || !result.retryable || attempt >= retries) return result;
-      await sleep(retryBaseMs * 2 ** attempt);
+      const result = await exchange(method, path, query, body, token, Math.max(1, Math.min(timeoutMs, deadline - now())));
+      const backoff = retryBaseMs * 2 ** attempt;
+      if (result.ok || !result.retryable || attempt >= retries || now() + backoff >= deadline) {
+        if (!result.ok && result.unreachable) {
+          pausedUntil = now() + unreachablePauseMs;
+          log.warn({ path, pauseMs: unreachablePauseMs }, 'CJ unreachable: supplier calls fail at once for a while');
+        } else if (result.ok) {
+          pausedUntil = 0;
+        }
+        return result;
+      }
+      await sleep(backoff);
     }
   }
 
