@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
+import type { CheckPayPalOrder } from '../modules/orders/release-stock.ts';
 import type { FreightQuoter } from '../modules/supplier/freight.ts';
 import type { UploadStore } from '../modules/uploads/upload-store.ts';
 import type { JobRunner } from './jobs.ts';
@@ -58,6 +59,12 @@ export interface AppContext {
    * shop's rule). Place-order charges what it answers; unset, the shop's rule applies.
    */
   freight?: FreightQuoter;
+  /**
+   * Asks PayPal about the PayPal order of an unpaid order due to expire, recording the payment when
+   * it was captured (the payments module sets it; the orders module's expiry sweep calls it). Unset,
+   * such orders are kept until the grace ends (orders/release-stock.ts).
+   */
+  checkPayPalOrder?: CheckPayPalOrder;
 }
 
 declare module 'fastify' {

@@ -22,6 +22,8 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   registerOrderExpiry(app.ctx.jobs, db, {
     everyMs: Math.max(1_000, Math.min(60_000, Math.floor(expiryMs / 4))),
     log: app.log,
+    // Set by the payments module (it owns the PayPal client), read at each sweep.
+    checkPayPalOrder: () => app.ctx.checkPayPalOrder,
   });
 
   app.post('/orders', { config: user, schema: s.placeOrderSchema, compress }, async (request, reply) => {

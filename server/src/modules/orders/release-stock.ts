@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql, sum } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lte, sql, sum } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
@@ -38,15 +38,112 @@ export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
 const BATCH = 200;
 
 /**
- * Expires unpaid orders whose time is up at `now` and releases their stock, each exactly once even
- * when several instances sweep at the same moment. Returns the ids it expired.
+ * What PayPal says about the PayPal order of an unpaid order due to expire (asked by the payments
+ * module, which owns the PayPal client, through app.ctx.checkPayPalOrder):
+ * - 'paid': it was captured for this order, and the payment is now recorded (or already was);
+ * - 'unpaid': no money was taken (never approved or captured, voided, unknown to PayPal, refunded);
+ * - 'pending': PayPal holds a capture not completed yet (e.g. an eCheck);
+ * - 'unreachable': PayPal could not be asked.
  */
-export async function expireUnpaidOrders(db: Db, now: Date = new Date()): Promise<string[]> {
-  const expired: string[] = [];
+export type PayPalOrderCheck = 'paid' | 'unpaid' | 'pending' | 'unreachable';
+export type CheckPayPalOrder = (order: { orderId: string; paypalOrderId: string }) => Promise<PayPalOrderCheck>;
+
+/**
+ * How long an order whose PayPal order could not be checked (PayPal unreachable, capture pending) is
+ * kept past its expiry, its stock still reserved, before it expires anyway with a warning.
+ */
+export const PAYPAL_CHECK_GRACE_MS = 6 * 3_600_000;
+/** PayPal orders looked up per sweep: each is a round trip to PayPal. */
+export const PAYPAL_CHECKS_PER_SWEEP = 25;
+/** A sweep starts no PayPal lookup after this long (well within the job's lease of 2 minutes). */
+const PAYPAL_CHECK_BUDGET_MS = 45_000;
+/** After this many unreachable answers in a row, PayPal is taken to be down until the next sweep. */
+const PAYPAL_DOWN_AFTER = 2;
+
+export interface SweepResult {
+  /** Expired, their stock released. */
+  expired: string[];
+  /** Found captured on PayPal and recorded as paid instead of expiring. */
+  paid: string[];
+  /** Kept for the next sweep: their PayPal order could not be checked (within the grace). */
+  kept: string[];
+}
+
+/** Releases one order's stock if it is still unpaid, unreleased, due and bound to that PayPal order. */
+async function expirePayPalOrder(db: Db, orderId: string, paypalOrderId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const released = await tx.update(orders)
+      .set({ stockReleasedAt: now, updatedAt: now })
+      .where(and(
+        eq(orders.id, orderId), eq(orders.paypalOrderId, paypalOrderId),
+        eq(orders.isPaid, false), isNull(orders.stockReleasedAt), lte(orders.expiresAt, now),
+      ))
+      .returning({ id: orders.id });
+    await restockOrders(tx, released.map((r) => r.id));
+    return released.length > 0;
+  });
+}
+
+/**
+ * Unpaid orders due at `now` that have a PayPal order: PayPal is asked first, as the money may have
+ * been taken by a pay call whose write failed. Captured: recorded as paid. Not captured: expired.
+ * No answer: kept for the next sweep, until PAYPAL_CHECK_GRACE_MS past its expiry, then expired
+ * with a warning naming the order. Bounded: PAYPAL_CHECKS_PER_SWEEP orders, PAYPAL_CHECK_BUDGET_MS.
+ */
+async function sweepPayPalOrders(db: Db, now: Date, opts: SweepOptions, result: SweepResult): Promise<void> {
+  const due = await db.select({ orderId: orders.id, paypalOrderId: orders.paypalOrderId, expiresAt: orders.expiresAt }).from(orders)
+    .where(and(eq(orders.isPaid, false), isNull(orders.stockReleasedAt), lte(orders.expiresAt, now), isNotNull(orders.paypalOrderId)))
+    .orderBy(asc(orders.expiresAt), asc(orders.id))
+    .limit(PAYPAL_CHECKS_PER_SWEEP);
+  const deadline = Date.now() + PAYPAL_CHECK_BUDGET_MS;
+  let unreachableInARow = 0;
+  for (const { orderId, paypalOrderId, expiresAt } of due) {
+    const order = { orderId, paypalOrderId: paypalOrderId! };
+    let verdict: PayPalOrderCheck = 'unreachable';
+    if (opts.checkPayPalOrder && unreachableInARow < PAYPAL_DOWN_AFTER && Date.now() < deadline) {
+      try {
+        verdict = await opts.checkPayPalOrder(order);
+      } catch (err) {
+        // Asked, but the answer could not be acted on (e.g. the database failed while recording).
+        opts.log?.error({ err, ...order }, 'checking the PayPal order of an order due to expire failed');
+        verdict = 'pending';
+      }
+      unreachableInARow = verdict === 'unreachable' ? unreachableInARow + 1 : 0;
+    }
+    if (verdict === 'paid') {
+      result.paid.push(orderId);
+      continue;
+    }
+    const isPastGrace = expiresAt!.getTime() <= now.getTime() - PAYPAL_CHECK_GRACE_MS;
+    if (verdict !== 'unpaid' && !isPastGrace) {
+      result.kept.push(orderId);
+      continue;
+    }
+    if (!(await expirePayPalOrder(db, orderId, order.paypalOrderId, now))) continue;
+    result.expired.push(orderId);
+    if (verdict !== 'unpaid') {
+      opts.log?.warn({ ...order, verdict, expiresAt }, `expired order ${orderId} without knowing whether its PayPal order was paid: check it on PayPal`);
+    }
+  }
+}
+
+export interface SweepOptions {
+  /** Asks PayPal about an order's PayPal order; without it, such orders are kept until the grace ends. */
+  checkPayPalOrder?: CheckPayPalOrder | undefined;
+  log?: FastifyBaseLogger | undefined;
+}
+
+/**
+ * Expires unpaid orders whose time is up at `now` and releases their stock, each exactly once even
+ * when several instances sweep at the same moment. An order with a PayPal order is first checked
+ * with PayPal (sweepPayPalOrders): a payment taken is recorded rather than lost.
+ */
+export async function sweepUnpaidOrders(db: Db, now: Date = new Date(), opts: SweepOptions = {}): Promise<SweepResult> {
+  const result: SweepResult = { expired: [], paid: [], kept: [] };
   for (;;) {
     const batch = await db.transaction(async (tx) => {
       const due = await tx.select({ id: orders.id }).from(orders)
-        .where(and(eq(orders.isPaid, false), isNull(orders.stockReleasedAt), lte(orders.expiresAt, now)))
+        .where(and(eq(orders.isPaid, false), isNull(orders.stockReleasedAt), lte(orders.expiresAt, now), isNull(orders.paypalOrderId)))
         .orderBy(asc(orders.expiresAt), asc(orders.id))
         .limit(BATCH);
       if (!due.length) return [];
@@ -57,14 +154,22 @@ export async function expireUnpaidOrders(db: Db, now: Date = new Date()): Promis
           eq(orders.isPaid, false),
           isNull(orders.stockReleasedAt),
           lte(orders.expiresAt, now),
+          isNull(orders.paypalOrderId),
         ))
         .returning({ id: orders.id });
       await restockOrders(tx, released.map((r) => r.id));
       return released.map((r) => r.id);
     });
-    expired.push(...batch);
-    if (batch.length < BATCH) return expired;
+    result.expired.push(...batch);
+    if (batch.length < BATCH) break;
   }
+  await sweepPayPalOrders(db, now, opts, result);
+  return result;
+}
+
+/** sweepUnpaidOrders, answering the ids it expired. */
+export async function expireUnpaidOrders(db: Db, now: Date = new Date(), opts: SweepOptions = {}): Promise<string[]> {
+  return (await sweepUnpaidOrders(db, now, opts)).expired;
 }
 
 /** The periodic sweep that expires unpaid orders (one run per period across a fleet, lib/jobs.ts). */
@@ -73,13 +178,17 @@ export const ORDER_EXPIRY_JOB = 'orders.expire';
 /**
  * Registers the expiry sweep on the instance's job runner, every `everyMs`. Each period's sweep is
  * one job, claimed by one instance; should two sweeps ever overlap (a sweep outliving its lease),
- * the conditional update in expireUnpaidOrders still releases each order's stock once.
+ * the conditional updates still release each order's stock once and pay it once.
  */
-export function registerOrderExpiry(jobs: JobRunner, db: Db, opts: { everyMs: number; log: FastifyBaseLogger }): void {
+export function registerOrderExpiry(
+  jobs: JobRunner, db: Db, opts: { everyMs: number; log: FastifyBaseLogger; checkPayPalOrder: () => CheckPayPalOrder | undefined },
+): void {
   jobs.register(ORDER_EXPIRY_JOB, async () => {
-    const ids = await expireUnpaidOrders(db);
-    if (ids.length) opts.log.info({ count: ids.length, orderIds: ids.slice(0, 1000) }, 'expired unpaid orders and released their stock');
-    return { expired: ids.length };
+    const { expired, paid, kept } = await sweepUnpaidOrders(db, new Date(), { checkPayPalOrder: opts.checkPayPalOrder(), log: opts.log });
+    if (expired.length) opts.log.info({ count: expired.length, orderIds: expired.slice(0, 1000) }, 'expired unpaid orders and released their stock');
+    if (paid.length) opts.log.warn({ count: paid.length, orderIds: paid }, 'recorded PayPal payments found captured when their orders were due to expire');
+    if (kept.length) opts.log.info({ count: kept.length, orderIds: kept }, 'kept unpaid orders whose PayPal order could not be checked');
+    return { expired: expired.length, paid: paid.length, kept: kept.length };
   });
   jobs.schedule(ORDER_EXPIRY_JOB, opts.everyMs);
 }
