@@ -7,7 +7,8 @@ import { jobs } from '../db/schema.ts';
 import { openTestDatabase, TEST_DB } from '../test/test-app.ts';
 import { AppError } from './errors.ts';
 import {
-  backoffMs, createJobRunner, enqueueJob, findJob, PermanentJobError, pruneFinishedJobs, retryJob, RetryableJobError, type JobRunnerOptions,
+  backoffMs, createJobRunner, DEFAULT_MAX_CONCURRENT_JOBS, enqueueJob, findJob, PermanentJobError, pruneFinishedJobs, retryJob, RetryableJobError,
+  ROUND_FAILURE_REMINDER_MS, type JobRunnerOptions,
 } from './jobs.ts';
 
 const log = pino({ level: 'silent' });
@@ -263,6 +264,138 @@ describe(`durable jobs on ${TEST_DB}`, () => {
     expect(await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), ['mail.send'])).toBe(2);
     const left = (await database.db.select().from(jobs)).map((j) => j.dedupeKey).sort();
     expect(left).toEqual(['o1', 'period:60000:2', 'period:60000:3']);
+  });
+
+  it("a hung job holds back only its own kind: another kind's due job runs at the next poll, periodic jobs keep running", async () => {
+    const pollMs = 100;
+    const r = runner({ pollMs });
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => { release = resolve; });
+    const started: string[] = [];
+    r.register('hang', async (payload) => { started.push(String(payload.n)); await hung; });
+    const ranAt = new Map<string, number>();
+    r.register('quick', async (payload) => { ranAt.set(String(payload.n), Date.now()); });
+    let ticks = 0;
+    r.register('tick', async () => { ticks += 1; });
+    r.schedule('tick', 300);
+    await enqueueJob(database.db, { kind: 'hang', dedupeKey: 'h1', payload: { n: 1 }, runAt: new Date(Date.now() - 2000) });
+    await enqueueJob(database.db, { kind: 'hang', dedupeKey: 'h2', payload: { n: 2 }, runAt: new Date(Date.now() - 1000) });
+    r.start();
+    try {
+      await expect.poll(() => started, { timeout: 5000 }).toEqual(['1']);
+      const delays: number[] = [];
+      for (const n of ['1', '2', '3']) {
+        // Enqueued without kick(): found by the poll, while the 'hang' job is still under way.
+        const enqueuedAt = Date.now();
+        await enqueueJob(database.db, { kind: 'quick', dedupeKey: `q${n}`, payload: { n } });
+        await expect.poll(() => ranAt.has(n), { timeout: 5000, interval: 10 }).toBe(true);
+        delays.push(ranAt.get(n)! - enqueuedAt);
+      }
+      // One poll plus the round's own queries (generous for a loaded machine); before lanes, never while 'hang' ran.
+      expect(Math.max(...delays)).toBeLessThan(pollMs + 1500);
+      // Periodic work keeps its period too.
+      const ticksBefore = ticks;
+      await expect.poll(() => ticks, { timeout: 5000 }).toBeGreaterThan(ticksBefore);
+      // The hung kind's next job waits for it (one at a time per kind), claimed but unstarted.
+      expect(started).toEqual(['1']);
+      expect(await rowOf('hang', 'h1')).toMatchObject({ status: 'running', attempts: 1 });
+      release();
+      await expect.poll(() => started, { timeout: 5000 }).toEqual(['1', '2']);
+      await expect.poll(async () => (await rowOf('hang', 'h2')).status, { timeout: 5000 }).toBe('done');
+    } finally {
+      release();
+      await r.stop();
+    }
+    const rows = await database.db.select().from(jobs);
+    expect(rows.filter((j) => j.kind !== 'tick').every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+  });
+
+  it('runs one job per kind at a time and at most maxConcurrent jobs at once; the rest wait unclaimed', async () => {
+    expect(runner().maxConcurrent).toBe(DEFAULT_MAX_CONCURRENT_JOBS);
+    const r = runner({ maxConcurrent: 2 });
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => { release = resolve; });
+    let running = 0;
+    let most = 0;
+    const started: string[] = [];
+    for (const kind of ['a', 'b', 'c']) {
+      r.register(kind, async (payload) => {
+        started.push(`${kind}${String(payload.n)}`);
+        running += 1;
+        most = Math.max(most, running);
+        await hung;
+        running -= 1;
+      });
+      for (const n of [1, 2]) await enqueueJob(database.db, { kind, dedupeKey: `${kind}${n}`, payload: { n }, runAt: new Date(Date.now() - 10_000 + n) });
+    }
+    const run = r.runDue();
+    await expect.poll(() => started.length, { timeout: 5000 }).toBe(2);
+    await sleep(200);
+    expect(started).toHaveLength(2);
+    expect(new Set(started.map((s) => s[0])).size).toBe(2); // two kinds, one job each
+    const waiting = (await database.db.select().from(jobs)).filter((j) => !started.includes(j.dedupeKey));
+    // The third kind's jobs were not kept claimed: another instance may take them.
+    const idleKind = ['a', 'b', 'c'].find((k) => !started.some((s) => s.startsWith(k)))!;
+    expect(waiting.filter((j) => j.kind === idleKind).every((j) => j.status === 'pending' && j.attempts === 0)).toBe(true);
+    release();
+    expect(await run).toBe(6);
+    expect(most).toBe(2);
+    expect((await database.db.select().from(jobs)).every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+  });
+
+  it('logs a failing round once (error with the stack), then a warning without stack at most every so often, and once when it recovers', async () => {
+    let down = false;
+    const dbError = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    // The database as a runner sees it when the server is down: every statement fails.
+    const flaky = new Proxy(database.db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (down) throw dbError;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const lines: Array<{ level: number; msg: string; err?: { stack?: string }; failedRounds?: number; reason?: string }> = [];
+    const captured = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } });
+    let skew = 0;
+    const pollMs = 20;
+    const r = createJobRunner({ db: flaky, log: captured, pollMs, backoff: () => 0, now: () => Date.now() + skew });
+    let ran = 0;
+    r.register('work', async () => { ran += 1; });
+    r.schedule('work', 60_000);
+    const about = (msg: string) => lines.filter((l) => l.msg.startsWith(msg));
+    down = true;
+    r.start();
+    try {
+      await sleep(pollMs * 15);
+      await expect.poll(() => about('job round failed').length).toBe(1);
+      const [first] = about('job round failed');
+      expect(first).toMatchObject({ level: 50 });
+      expect(first!.err?.stack).toContain('ECONNREFUSED');
+      expect(about('job rounds still failing')).toHaveLength(0);
+      // A minute later (on the runner's clock): one reminder, a warning without the stack.
+      skew += ROUND_FAILURE_REMINDER_MS;
+      await expect.poll(() => about('job rounds still failing').length, { timeout: 5000 }).toBe(1);
+      await sleep(pollMs * 10);
+      const reminders = about('job rounds still failing');
+      expect(reminders).toHaveLength(1);
+      expect(reminders[0]).toMatchObject({ level: 40, reason: 'connect ECONNREFUSED 127.0.0.1:5432' });
+      expect(reminders[0]!.err).toBeUndefined();
+      expect(reminders[0]!.failedRounds).toBeGreaterThan(5);
+      // Back: one info line, and the work runs.
+      down = false;
+      await expect.poll(() => about('job rounds work again').length, { timeout: 5000 }).toBe(1);
+      expect(about('job rounds work again')[0]).toMatchObject({ level: 30 });
+      await expect.poll(() => ran, { timeout: 5000 }).toBe(1);
+      await sleep(pollMs * 5);
+      expect(about('job round failed')).toHaveLength(1);
+      expect(lines.filter((l) => l.level >= 40)).toHaveLength(2);
+    } finally {
+      down = false;
+      await r.stop();
+    }
   });
 
   it('backs off exponentially up to an hour', () => {

@@ -22,6 +22,14 @@
  *   orders). `claimed_by` records the instance (host:pid) holding or last holding a job. A claimed
  *   job that has waited in its batch for more than half its lease is handed back rather than started
  *   late (another instance may take it when the lease ends, and it must not run twice at once).
+ * - Each kind has its own lane on an instance: a kind's claimed jobs run one at a time, in order
+ *   (outside services such as the supplier limit request rates), while other kinds' jobs run beside
+ *   them, at most `maxConcurrent` at once. Every poll claims for the kinds whose lane is idle, so a
+ *   slow or hung job (an SMTP server that never answers) holds back only its own kind, never the
+ *   unpaid-order expiry or the chat's fallback answer. An instance never claims a kind whose lane is
+ *   busy, so it cannot take over its own job; across instances the lease keeps a job to one holder.
+ * - While rounds fail (the database is down) the runner logs one error, then a warning without the
+ *   stack at most every ROUND_FAILURE_REMINDER_MS, then one info line when rounds work again.
  *
  * Statuses: pending -> running -> done | pending (retry later) | failed.
  */
@@ -124,8 +132,13 @@ export interface JobRunnerOptions {
   pollMs: number;
   /** How long a claim lasts before another instance may take the job over. */
   leaseMs?: number;
-  /** Jobs claimed per round. */
+  /** Jobs claimed per claim (a round claims again while batches come back full and kinds are idle). */
   batchSize?: number;
+  /**
+   * Jobs running at once on this instance (default DEFAULT_MAX_CONCURRENT_JOBS). Jobs of one kind
+   * always run one at a time; jobs of different kinds run side by side.
+   */
+  maxConcurrent?: number;
   backoff?: (attempts: number) => number;
   now?: () => number;
   /** Recorded in `claimed_by` (default host:pid). */
@@ -146,13 +159,16 @@ export interface JobRunner {
   /** Stops polling and waits for the jobs under way. */
   stop(): Promise<void>;
   /**
-   * Claims and runs due jobs until none is left (or `maxRounds`); returns how many queued jobs ran.
-   * Periodic jobs (`schedule`) run too but are not counted: when they fall due depends on the clock.
+   * Claims and runs due jobs until none is left (or `maxRounds`), waiting for every job under way;
+   * returns how many queued jobs ran. Periodic jobs (`schedule`) run too but are not counted: when
+   * they fall due depends on the clock.
    */
   runDue(opts?: { maxRounds?: number }): Promise<number>;
   readonly kinds: string[];
   /** How long a claim lasts (handlers bound their own waits below it). */
   readonly leaseMs: number;
+  /** At most this many jobs (each of another kind) run at once on this instance. */
+  readonly maxConcurrent: number;
   readonly instanceId: string;
 }
 
@@ -163,21 +179,39 @@ function safeErrorMessage(err: unknown): string | null {
   return null;
 }
 
+/** Jobs of different kinds run side by side on an instance, at most this many at a time. */
+export const DEFAULT_MAX_CONCURRENT_JOBS = 8;
+/** While job rounds keep failing (the database is down), a reminder is logged at most this often. */
+export const ROUND_FAILURE_REMINDER_MS = 60_000;
+
+interface Claimed { row: JobRow; token: string }
+
 /** The runner of one app instance. */
 export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const { db, log } = opts;
   const leaseMs = opts.leaseMs ?? 120_000;
   const batchSize = opts.batchSize ?? 5;
+  const maxConcurrent = Math.max(1, opts.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_JOBS);
   const backoff = opts.backoff ?? ((n: number) => backoffMs(n));
   const now = opts.now ?? Date.now;
   const instanceId = opts.instanceId ?? `${hostname()}:${process.pid}`;
   const handlers = new Map<string, JobHandler>();
   const schedules: Array<{ kind: string; everyMs: number; payload: JobPayload }> = [];
+  /** The lane of each kind with claimed jobs on this instance: they run one at a time, in claim order. */
+  const lanes = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
+  /** The claim round under way (one at a time per instance). */
+  let round: Promise<number> | null = null;
+  /** The runDue() under way (calls queue behind each other). */
+  let draining: Promise<number> | null = null;
   let stopped = false;
   let started = false;
   let kicked = false;
+  let kickQueued = false;
+  /** Queued (not periodic) jobs run so far, for runDue's count. */
+  let ran = 0;
+  /** Set while rounds fail (the database is down): logged once, then reminders, then recovery. */
+  let outage: { since: number; failures: number; loggedAt: number } | null = null;
 
   async function enqueueScheduled(): Promise<void> {
     for (const s of schedules) {
@@ -199,7 +233,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       ));
   }
 
-  async function claim(kinds: string[]): Promise<Array<{ row: JobRow; token: string }>> {
+  async function claim(kinds: string[]): Promise<Claimed[]> {
     const token = randomBytes(12).toString('hex');
     const rows = await db.transaction(async (tx) => {
       const due = await tx.select({ id: jobs.id }).from(jobs)
@@ -226,7 +260,10 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         .where(inArray(jobs.id, due.map((d) => d.id)))
         .returning();
     });
-    return rows.map((row) => ({ row, token }));
+    // Oldest first, as selected (UPDATE ... RETURNING does not promise the SELECT's order).
+    return rows
+      .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((row) => ({ row, token }));
   }
 
   const ownedBy = (id: string, token: string) => and(eq(jobs.id, id), eq(jobs.leaseToken, token), eq(jobs.status, 'running'));
@@ -263,31 +300,8 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     }
   }
 
-  async function drain(maxRounds: number): Promise<number> {
-    const kinds = [...handlers.keys()];
-    if (!kinds.length) return 0;
-    await enqueueScheduled();
-    await failExhaustedLeases(kinds);
-    let count = 0;
-    for (let round = 0; round < maxRounds && !stopped; round += 1) {
-      const claimedAt = now();
-      const claimed = await claim(kinds);
-      if (!claimed.length) break;
-      // One at a time: outside services (the supplier) limit request rates.
-      for (const [i, { row, token }] of claimed.entries()) {
-        if (stopped || now() - claimedAt > leaseMs / 2) {
-          await handBack(claimed.slice(i));
-          break;
-        }
-        await runOne(row, token);
-        if (!row.dedupeKey.startsWith(PERIOD_KEY_PREFIX)) count += 1;
-      }
-    }
-    return count;
-  }
-
   /** Returns claimed jobs not started yet to the queue, as if never claimed (attempt not counted). */
-  async function handBack(rest: Array<{ row: JobRow; token: string }>): Promise<void> {
+  async function handBack(rest: Claimed[]): Promise<void> {
     for (const { row, token } of rest) {
       await db.update(jobs)
         .set({ status: 'pending', attempts: sql`greatest(${jobs.attempts} - 1, 0)`, lockedUntil: null, leaseToken: null, updatedAt: sql`now()` })
@@ -295,30 +309,151 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     }
   }
 
-  function runDue(runOpts: { maxRounds?: number } = {}): Promise<number> {
-    if (running) return running.then(() => runDue(runOpts));
-    running = drain(runOpts.maxRounds ?? 20).finally(() => {
-      running = null;
-      if (kicked) {
-        kicked = false;
-        kick();
+  /**
+   * Runs the claimed jobs of one kind one after the other (a kind's own order and pace, e.g. the
+   * supplier's request rate), beside the lanes of other kinds: a slow or hung job holds back only
+   * its own kind. A job still waiting after half the lease is handed back unstarted.
+   */
+  function startLane(kind: string, claimed: Claimed[], claimedAt: number): void {
+    const lane = (async () => {
+      for (const [i, { row, token }] of claimed.entries()) {
+        if (stopped || now() - claimedAt > leaseMs / 2) {
+          await handBack(claimed.slice(i));
+          return;
+        }
+        await runOne(row, token);
+        if (!row.dedupeKey.startsWith(PERIOD_KEY_PREFIX)) ran += 1;
       }
+    })()
+      .catch((err: unknown) => roundFailed(err))
+      .finally(() => {
+        lanes.delete(kind);
+        kick(); // more of this kind may be due (a batch holds at most batchSize jobs)
+      });
+    lanes.set(kind, lane);
+  }
+
+  /**
+   * One round: enqueues this period's periodic jobs, then claims due jobs of the kinds with no lane
+   * under way (while there is room under maxConcurrent) and starts their lanes. Does not wait for
+   * the jobs. Returns how many jobs it started lanes for.
+   */
+  async function claimRound(): Promise<number> {
+    const kinds = [...handlers.keys()];
+    if (!kinds.length || stopped) return 0;
+    await enqueueScheduled();
+    await failExhaustedLeases(kinds);
+    let dispatched = 0;
+    while (!stopped) {
+      const free = kinds.filter((k) => !lanes.has(k));
+      const room = maxConcurrent - lanes.size;
+      if (!free.length || room <= 0) break;
+      const claimedAt = now();
+      const claimed = await claim(free);
+      if (!claimed.length) break;
+      const byKind = new Map<string, Claimed[]>();
+      for (const c of claimed) byKind.set(c.row.kind, [...(byKind.get(c.row.kind) ?? []), c]);
+      const later: Claimed[] = [];
+      let lanesStarted = 0;
+      for (const [kind, list] of byKind) {
+        if (stopped || lanesStarted >= room) later.push(...list);
+        else {
+          startLane(kind, list, claimedAt);
+          lanesStarted += 1;
+          dispatched += list.length;
+        }
+      }
+      if (later.length) await handBack(later); // no room: a later round takes them
+      if (claimed.length < batchSize) break; // all that was due for these kinds
+    }
+    return dispatched;
+  }
+
+  /** One error line when rounds start failing, a warning (no stack) at most every so often, one line when they recover. */
+  function roundFailed(err: unknown): void {
+    const at = now();
+    if (!outage) {
+      outage = { since: at, failures: 1, loggedAt: at };
+      log.error({ err }, 'job round failed; background jobs wait until the database answers again');
+      return;
+    }
+    outage.failures += 1;
+    if (at - outage.loggedAt >= ROUND_FAILURE_REMINDER_MS) {
+      outage.loggedAt = at;
+      const reason = (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR_LENGTH);
+      log.warn({ failedRounds: outage.failures, failingForMs: at - outage.since, reason }, 'job rounds still failing');
+    }
+  }
+
+  function roundSucceeded(): void {
+    if (!outage) return;
+    log.info({ failedRounds: outage.failures, failedForMs: now() - outage.since }, 'job rounds work again');
+    outage = null;
+  }
+
+  /** Starts a round unless one is under way (then returns that one). Failures are logged here. */
+  function startRound(): Promise<number> {
+    if (round) return round;
+    const current = claimRound()
+      .then((n) => {
+        roundSucceeded();
+        return n;
+      }, (err: unknown) => {
+        roundFailed(err);
+        throw err;
+      })
+      .finally(() => {
+        if (round === current) round = null;
+        if (kicked) {
+          kicked = false;
+          kick();
+        }
+      });
+    round = current;
+    return current;
+  }
+
+  async function settleLanes(): Promise<void> {
+    while (lanes.size) await Promise.all(lanes.values());
+  }
+
+  async function drain(maxRounds: number): Promise<number> {
+    const before = ran;
+    for (let i = 0; i < maxRounds && !stopped; i += 1) {
+      while (round) await round.catch(() => undefined);
+      const dispatched = await startRound();
+      const busy = lanes.size > 0;
+      await settleLanes();
+      if (!dispatched && !busy) break;
+    }
+    return ran - before;
+  }
+
+  function runDue(runOpts: { maxRounds?: number } = {}): Promise<number> {
+    if (draining) return draining.catch(() => undefined).then(() => runDue(runOpts));
+    const current = drain(runOpts.maxRounds ?? 20).finally(() => {
+      if (draining === current) draining = null;
     });
-    return running;
+    draining = current;
+    return current;
   }
 
   function kick(): void {
     if (!started || stopped) return;
-    if (running) {
+    if (round) {
       kicked = true;
       return;
     }
+    if (kickQueued) return;
+    kickQueued = true;
     setImmediate(() => {
-      if (running || stopped) {
-        if (running) kicked = true;
+      kickQueued = false;
+      if (stopped) return;
+      if (round) {
+        kicked = true;
         return;
       }
-      runDue().catch((err: unknown) => log.error({ err }, 'job round failed'));
+      startRound().catch(() => undefined); // logged by startRound
     });
   }
 
@@ -333,9 +468,10 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       if (timer || opts.pollMs <= 0) return;
       stopped = false;
       started = true;
+      // Every poll claims for the kinds that are idle, even while other kinds' jobs are still running.
       timer = setInterval(() => {
-        if (running) return;
-        runDue().catch((err: unknown) => log.error({ err }, 'job round failed'));
+        if (round) return;
+        startRound().catch(() => undefined); // logged by startRound
       }, opts.pollMs);
       timer.unref();
     },
@@ -345,13 +481,16 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       started = false;
       if (timer) clearInterval(timer);
       timer = null;
-      if (running) await running.catch(() => undefined);
+      if (round) await round.catch(() => undefined);
+      await settleLanes();
+      if (draining) await draining.catch(() => undefined);
     },
     runDue,
     get kinds() {
       return [...handlers.keys()];
     },
     leaseMs,
+    maxConcurrent,
     instanceId,
   };
 }

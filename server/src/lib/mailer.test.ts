@@ -1,13 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
+import net from 'node:net';
+import { eq, ne, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { jobs as jobsTable, outbox } from '../db/schema.ts';
 import { startSmtpServer } from '../test/smtp-mock.ts';
 import { openTestDatabase } from '../test/test-app.ts';
-import { createJobRunner, findJob } from './jobs.ts';
+import { createJobRunner, enqueueJob, findJob } from './jobs.ts';
 import { createMailSealer, isSealed } from './mail-seal.ts';
-import { createMailer, eraseOutboxBodies, MAIL_SEND_JOB, messageIdFor, openMail, registerMailJobs, sealPlainOutboxBodies } from './mailer.ts';
+import {
+  createMailer, eraseOutboxBodies, MAIL_SEND_JOB, messageIdFor, openMail, registerMailJobs, sealPlainOutboxBodies, SMTP_CONNECTION_TIMEOUT_MS,
+  SMTP_DNS_TIMEOUT_MS, SMTP_GREETING_TIMEOUT_MS, SMTP_SOCKET_TIMEOUT_MS, smtpTimeouts,
+} from './mailer.ts';
 
 /** The test SMTP server, recording the text of every message it receives. */
 async function recordingSmtpServer(opts: { rejectData?: boolean } = {}) {
@@ -17,6 +21,41 @@ async function recordingSmtpServer(opts: { rejectData?: boolean } = {}) {
     return opts.rejectData ? '554 rejected' : '250 queued';
   });
   return { ...smtp, received };
+}
+
+/**
+ * A server on 127.0.0.1 that accepts connections and, while `hanging`, never sends the SMTP
+ * greeting (a hung mail server); otherwise it passes the connection on to `target`.
+ */
+async function hangingSmtpServer(target: { url: string }) {
+  const targetPort = Number(new URL(target.url).port);
+  const sockets = new Set<net.Socket>();
+  const state = { hanging: true, silentConnections: 0 };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    if (state.hanging) {
+      state.silentConnections += 1;
+      return; // accepted, never greets
+    }
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    sockets.add(upstream);
+    upstream.on('close', () => { sockets.delete(upstream); socket.destroy(); });
+    upstream.on('error', () => socket.destroy());
+    socket.pipe(upstream).pipe(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    state,
+    close: () => new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
 }
 
 describe('mailer', () => {
@@ -133,6 +172,73 @@ describe('mailer', () => {
     expect(row?.sentAt).toBeNull();
     expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'The SMTP server could not be reached' });
   });
+
+  it('SMTP waits are seconds, not minutes, and below half the job lease', () => {
+    expect(smtpTimeouts(120_000)).toEqual({
+      connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS, greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
+      socketTimeout: SMTP_SOCKET_TIMEOUT_MS, dnsTimeout: SMTP_DNS_TIMEOUT_MS,
+    });
+    for (const ms of [SMTP_CONNECTION_TIMEOUT_MS, SMTP_GREETING_TIMEOUT_MS, SMTP_DNS_TIMEOUT_MS]) expect(ms).toBeLessThanOrEqual(15_000);
+    expect(SMTP_SOCKET_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
+    expect(smtpTimeouts(6_000)).toEqual({ connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 3_000, dnsTimeout: 3_000 });
+    expect(smtpTimeouts(500).greetingTimeout).toBe(1_000);
+  });
+
+  it('an SMTP server that accepts but never greets: the attempt fails within the greeting timeout while other kinds run, and the retry delivers the mail once', async () => {
+    // Jobs of earlier tests that could fall due meanwhile are not this test's business.
+    await database.db.delete(jobsTable).where(ne(jobsTable.status, 'done'));
+    const smtp = await recordingSmtpServer();
+    const hanging = await hangingSmtpServer(smtp);
+    const from = 'Shop <no-reply@shop.test>';
+    // The production lease (120 s): before, the mailer waited half of it (60 s) for the greeting.
+    const jobs = createJobRunner({ db: database.db, log, pollMs: 100, leaseMs: 120_000, backoff: () => 60_000 });
+    try {
+      registerMailJobs(jobs, { db: database.db, smtpUrl: hanging.url, from, sealer, eraseEveryMs: 3_600_000 });
+      const otherRanAt: number[] = [];
+      jobs.register('other.work', async () => { otherRanAt.push(Date.now()); });
+      const mailer = createMailer({ db: database.db, smtpUrl: hanging.url, from, log, sealer, onQueued: () => jobs.kick() });
+      jobs.start();
+      const sentAt = Date.now();
+      await mailer.send({ to: 'hung@example.com', subject: 'Hung', text: 'Delivered once' });
+      const row = await rowFor('hung@example.com');
+      await expect.poll(() => hanging.state.silentConnections, { timeout: 5000, interval: 20 }).toBe(1);
+
+      // While the mail waits for the greeting, another kind's job falling due runs at the next poll.
+      const enqueuedAt = Date.now();
+      await enqueueJob(database.db, { kind: 'other.work', dedupeKey: 'while-hung' });
+      await expect.poll(() => otherRanAt.length, { timeout: 5000, interval: 20 }).toBe(1);
+      expect(otherRanAt[0]! - enqueuedAt).toBeLessThan(2_000);
+
+      // The attempt fails within the greeting timeout (not half the lease) and is retried later.
+      await expect.poll(async () => (await findJob(database.db, MAIL_SEND_JOB, row!.id))?.status, {
+        timeout: SMTP_GREETING_TIMEOUT_MS + 10_000, interval: 100,
+      }).toBe('pending');
+      const failedAfter = Date.now() - sentAt;
+      expect(failedAfter).toBeGreaterThanOrEqual(SMTP_GREETING_TIMEOUT_MS - 1_000);
+      expect(failedAfter).toBeLessThan(SMTP_GREETING_TIMEOUT_MS + 5_000);
+      const waiting = await findJob(database.db, MAIL_SEND_JOB, row!.id);
+      expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastError: 'The SMTP server did not answer in time', lockedUntil: null });
+      expect(waiting!.runAt.getTime()).toBeGreaterThan(Date.now() + 30_000);
+      expect(smtp.received).toHaveLength(0);
+      expect((await storedRow('hung@example.com'))?.sentAt).toBeNull();
+      await jobs.stop();
+
+      // The server answers again; the retry (brought forward, on an instance polling no more) delivers the message once.
+      hanging.state.hanging = false;
+      await database.db.update(jobsTable).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobsTable.id, waiting!.id));
+      const later = runnerFor(hanging.url);
+      expect(await later.runDue()).toBe(1);
+      expect(await later.runDue()).toBe(0);
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]).toContain(`Message-ID: <${row!.id}@shop.test>`);
+      expect(await findJob(database.db, MAIL_SEND_JOB, row!.id)).toMatchObject({ status: 'done', attempts: 2, result: { sent: true } });
+      expect(hanging.state.silentConnections).toBe(1);
+    } finally {
+      await jobs.stop();
+      await hanging.close();
+      await smtp.close();
+    }
+  }, 40_000);
 
   it('bodies are sealed at rest (AES-256-GCM): the stored text and html hold neither the body nor its link; another key cannot open them', async () => {
     const mailer = createMailer({ db: database.db, from: 'Shop <no-reply@shop.test>', log, sealer });

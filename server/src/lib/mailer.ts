@@ -125,23 +125,48 @@ export function messageIdFor(outboxId: string, from: string): string {
   return `<${outboxId}@${domain}>`;
 }
 
+// How long one SMTP attempt waits (nodemailer's defaults are 2 minutes to connect, 30 s for the
+// greeting and 10 minutes of silence): a server that accepts the connection and then says nothing
+// fails the attempt within seconds, and the job is retried later with backoff.
+/** To open the TCP (and TLS) connection. */
+export const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
+/** For the server's "220" greeting once connected. */
+export const SMTP_GREETING_TIMEOUT_MS = 10_000;
+/** Of silence on an open connection (e.g. waiting for the answer to the message's end). */
+export const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+/** To resolve the server's name. */
+export const SMTP_DNS_TIMEOUT_MS = 10_000;
+
+/** nodemailer's timeouts for a job lease: the constants above, each at most half the lease (and at least 1 s). */
+export function smtpTimeouts(leaseMs: number) {
+  const cap = Math.max(1_000, Math.floor(leaseMs / 2));
+  return {
+    connectionTimeout: Math.min(SMTP_CONNECTION_TIMEOUT_MS, cap),
+    greetingTimeout: Math.min(SMTP_GREETING_TIMEOUT_MS, cap),
+    socketTimeout: Math.min(SMTP_SOCKET_TIMEOUT_MS, cap),
+    dnsTimeout: Math.min(SMTP_DNS_TIMEOUT_MS, cap),
+  };
+}
+
 /**
  * The `mail.send` handler: sends one outbox message unless it was sent already, then sets
- * `sent_at`. SMTP waits are bounded well below the job lease, so a hung server cannot make two
- * instances send the same message at once. A 5xx answer fails the job at once (retrying cannot
- * help); anything else is retried with backoff. Delivery is at least once: an instance that dies
- * between the server's "250" and the `sent_at` update leaves the message to be sent again, with
- * the same Message-ID.
+ * `sent_at`. SMTP waits are bounded (smtpTimeouts: seconds, and below half the job lease), so a
+ * hung server fails the attempt fast and cannot make two instances send the same message at once;
+ * the mail lane of the job runner is the only one it holds up. A 5xx answer fails the job at once
+ * (retrying cannot help); anything else is retried with backoff. Delivery is at least once: an
+ * instance that dies (or times out) between the server's "250" and the `sent_at` update leaves the
+ * message to be sent again, with the same Message-ID, so the receiver can drop the repeat.
  */
 export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; leaseMs: number; sealer: MailSealer }): JobHandler {
-  const waitMs = Math.max(1_000, Math.min(60_000, Math.floor(opts.leaseMs / 2)));
+  const timeouts = smtpTimeouts(opts.leaseMs);
   // nodemailer is loaded with the first message to send, not at start (an idle shop sends none).
   let transport: Promise<Transporter> | undefined;
   const getTransport = (): Promise<Transporter> => {
-    transport ??= import('nodemailer')
-      .then(({ default: nodemailer }) => nodemailer.createTransport(opts.smtpUrl, {
-        connectionTimeout: waitMs, greetingTimeout: waitMs, socketTimeout: waitMs, dnsTimeout: waitMs,
-      }))
+    // The SMTP transport built from the URL and the timeouts: createTransport(url, x) takes x as
+    // message defaults, and createTransport({ url, ... }) drops everything but the URL.
+    transport ??= Promise.all([import('nodemailer'), import('nodemailer/lib/smtp-transport/index.js')])
+      .then(([{ default: nodemailer }, { default: SMTPTransport }]) =>
+        nodemailer.createTransport(new SMTPTransport({ url: opts.smtpUrl, ...timeouts })))
       .catch((err: unknown) => {
         transport = undefined; // the next message tries again
         throw err;
@@ -163,9 +188,10 @@ export function mailSendHandler(opts: { db: Db; smtpUrl: string; from: string; l
         messageId: messageIdFor(row.id, opts.from),
       });
     } catch (err) {
-      const code = (err as { responseCode?: number }).responseCode;
+      const { responseCode: code, code: errorCode } = err as { responseCode?: number; code?: string };
       if (code && code >= 500 && code < 600) throw new PermanentJobError(`The SMTP server refused the message (${code})`);
-      throw new RetryableJobError(code ? `The SMTP server answered ${code}` : 'The SMTP server could not be reached');
+      if (code) throw new RetryableJobError(`The SMTP server answered ${code}`);
+      throw new RetryableJobError(errorCode === 'ETIMEDOUT' ? 'The SMTP server did not answer in time' : 'The SMTP server could not be reached');
     }
     // Sent: the body is erased at once (the subject stays, for the record).
     await opts.db.update(outbox).set({ sentAt: new Date(), text: '', html: null, erasedAt: new Date() })
