@@ -21,6 +21,7 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(5),
+  DATABASE_QUERY_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(15),
   REDIS_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
@@ -98,6 +99,11 @@ export interface Config {
   databasePreparedStatements: boolean;
   /** A new database connection that takes longer fails (the request answers 503): DATABASE_CONNECT_TIMEOUT_SECONDS. */
   databaseConnectTimeoutSeconds: number;
+  /**
+   * A query of the request-serving pool that takes longer (running, waiting for a lock, or on a
+   * connection gone silent) fails and the request answers 503: DATABASE_QUERY_TIMEOUT_SECONDS; 0 = none.
+   */
+  databaseQueryTimeoutSeconds: number;
   redisUrl: string | undefined;
   jwtSecret: string;
   accessTokenTtlSeconds: number;
@@ -225,6 +231,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     databaseConnectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    databaseQueryTimeoutSeconds: e.DATABASE_QUERY_TIMEOUT_SECONDS,
     redisUrl: e.REDIS_URL || undefined,
     jwtSecret,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,

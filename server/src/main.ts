@@ -59,6 +59,8 @@ async function main() {
     poolSize: config.databasePoolSize,
     preparedStatements: config.databasePreparedStatements,
     connectTimeoutSeconds: config.databaseConnectTimeoutSeconds,
+    // The pool that serves requests: every query bounded (migrations below run in rawTransaction, unbounded).
+    queryTimeoutSeconds: config.databaseQueryTimeoutSeconds,
   });
   await migrate(database);
   const app = await buildApp({ config, database });

@@ -25,7 +25,11 @@ export interface Database {
   exec(sqlText: string): Promise<void>;
   /** Runs one parameterised raw query. */
   query<T = Record<string, unknown>>(sqlText: string, params?: unknown[]): Promise<T[]>;
-  /** Runs `fn` in one transaction on one connection (migrations, raw locking work). */
+  /**
+   * Runs `fn` in one transaction on one connection (migrations, raw locking work). Not bounded by
+   * `queryTimeoutSeconds` (maintenance: a migration, a wait for another instance's start-up lock);
+   * `db`, `exec`, `query` and `ping` are.
+   */
   rawTransaction<T>(fn: (tx: RawExecutor) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +58,18 @@ export interface DatabaseOptions {
    * (default 5), so requests during a database outage fail fast (503) instead of queueing.
    */
   connectTimeoutSeconds?: number;
+  /**
+   * PostgreSQL only: the bound on every query of the pool that serves requests
+   * (DATABASE_QUERY_TIMEOUT_SECONDS; unset or 0 = none, the default, which maintenance uses:
+   * migrations run through `rawTransaction`, backups and restores open their own database without it).
+   * Each connection gets PostgreSQL's `statement_timeout` (this) and `lock_timeout` (half of it), so
+   * the server stops the work and a lock held elsewhere fails the statement instead of queueing it;
+   * and node-postgres's `query_timeout` (this + 1 s), which fails a query whose connection went
+   * silent (packets accepted, never answered) and then ends that connection so the pool replaces it.
+   * The errors (57014, 55P03, "Query read timeout", then "Connection terminated") answer 503
+   * DATABASE_UNAVAILABLE (lib/http-errors.ts).
+   */
+  queryTimeoutSeconds?: number;
   /** PGlite only: PostgreSQL's shared_buffers (default PGLITE_SHARED_BUFFERS; see pgliteWasmModule). */
   pgliteSharedBuffers?: string;
   /**
@@ -151,20 +167,73 @@ export function pgliteWasmModule(sharedBuffers: string): Promise<WebAssembly.Mod
   return compiled;
 }
 
+/** node-postgres's error for a query unanswered within `query_timeout`. */
+const QUERY_READ_TIMEOUT_MESSAGE = 'Query read timeout';
+/** The client-side bound outlasts the server's statement_timeout by this much, so a slow query is cancelled by the server (connection kept) and only a silent connection hits it. */
+const QUERY_TIMEOUT_MARGIN_MS = 1000;
+/** The longest timer Node keeps (about 24.8 days): "no client-side bound" for one query. */
+const NO_QUERY_TIMEOUT_MS = 2_147_483_647;
+
+/** The pool settings that bound each query (DatabaseOptions.queryTimeoutSeconds); none for 0/unset. */
+export function queryTimeoutSettings(seconds: number | undefined): Pick<pg.PoolConfig, 'statement_timeout' | 'lock_timeout' | 'query_timeout'> {
+  if (!seconds || seconds <= 0) return {};
+  const ms = Math.max(1, Math.round(seconds * 1000));
+  return { statement_timeout: ms, lock_timeout: Math.max(1, Math.round(ms / 2)), query_timeout: ms + QUERY_TIMEOUT_MARGIN_MS };
+}
+
+/**
+ * A query that hit `query_timeout` leaves its connection waiting for an answer that may never come
+ * (node-postgres keeps it as the active query): the connection is ended (its socket destroyed), so
+ * whatever is queued behind it fails at once ("Connection terminated", a 503) instead of waiting its
+ * own timeout (drizzle's ROLLBACK after a failed statement in a transaction), and the pool drops it
+ * on release instead of lending it to the next request.
+ */
+function endOnQueryReadTimeout(client: pg.PoolClient): void {
+  const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const check = (err: unknown) => {
+    if (err instanceof Error && err.message === QUERY_READ_TIMEOUT_MESSAGE) client.end().catch(() => undefined);
+  };
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (err: unknown, res: unknown) => {
+        check(err);
+        (callback as (e: unknown, r: unknown) => void)(err, res);
+      };
+    }
+    const result = original(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(undefined, check);
+    return result;
+  };
+  // A connection that fails while lent out (keepalive gave up, the server went away) fails its
+  // queries; without a listener its 'error' event would also be thrown (the pool listens only while idle).
+  client.on('error', () => undefined);
+}
+
 // node-postgres returns numeric/bigint as strings; counts are safe as numbers here.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const timeouts = queryTimeoutSettings(opts.queryTimeoutSeconds);
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 20,
       connectionTimeoutMillis: Math.round((opts.connectTimeoutSeconds ?? 5) * 1000),
+      // A peer that vanished without closing (host down, a dropped route) is noticed on idle connections too.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      ...timeouts,
     });
     pool.on('error', () => {
       /* idle client errors are surfaced by the next query */
     });
     if (opts.preparedStatements !== false) pool.on('connect', prepareRepeatedQueries);
+    if (timeouts.query_timeout) pool.on('connect', endOnQueryReadTimeout);
+    /** In rawTransaction (maintenance: migrations, the start-up lock, backups) no query is bounded. */
+    const unbounded = (text: string, values?: unknown[]) =>
+      timeouts.query_timeout ? { text, ...(values ? { values } : {}), query_timeout: NO_QUERY_TIMEOUT_MS } : { text, ...(values ? { values } : {}) };
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       kind: 'postgres',
@@ -176,17 +245,20 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       rawTransaction: async (fn) => {
         const conn = await pool.connect();
         try {
-          await conn.query('BEGIN');
+          await conn.query(unbounded('BEGIN'));
+          // Maintenance is not bounded by the request timeouts (reset by COMMIT/ROLLBACK): a long
+          // migration, or an instance waiting for another's migration lock, must not be cancelled.
+          if (timeouts.statement_timeout) await conn.query(unbounded('SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0'));
           const result = await fn({
             exec: async (sqlText) => {
-              await conn.query(sqlText);
+              await conn.query(unbounded(sqlText));
             },
-            query: async <T>(sqlText: string, params: unknown[] = []) => (await conn.query(sqlText, params)).rows as T[],
+            query: async <T>(sqlText: string, params: unknown[] = []) => (await conn.query(unbounded(sqlText, params))).rows as T[],
           });
-          await conn.query('COMMIT');
+          await conn.query(unbounded('COMMIT'));
           return result;
         } catch (err) {
-          await conn.query('ROLLBACK').catch(() => undefined);
+          await conn.query(unbounded('ROLLBACK')).catch(() => undefined);
           throw err;
         } finally {
           conn.release();

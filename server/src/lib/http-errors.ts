@@ -3,7 +3,58 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   AppError, DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailableError, type FieldErrors,
 } from './errors.ts';
+import { serializeError } from './logging.ts';
 import { INVALID_UPLOAD, isMalformedMultipartError } from './multipart.ts';
+
+/**
+ * PostgreSQL's SQLSTATEs for a statement stopped by the request timeouts of the serving pool
+ * (DATABASE_QUERY_TIMEOUT_SECONDS, db/client.ts): 57014 query_canceled (statement_timeout, or a
+ * query an operator cancelled) and 55P03 lock_not_available (lock_timeout). Neither is a fault of
+ * the request's SQL: the database is too slow or too busy right now.
+ */
+const DATABASE_TIMEOUT_CODES = new Set(['57014', '55P03']);
+/** node-postgres's query_timeout: the connection stayed silent (packets accepted, never answered). */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/** Walks `err` and its `cause` chain (Drizzle wraps the driver's error), outermost first. */
+function errorChain(err: unknown): Array<Record<string, unknown>> {
+  const chain: Array<Record<string, unknown>> = [];
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !chain.includes(current as Record<string, unknown>) && chain.length < 10) {
+    chain.push(current as Record<string, unknown>);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+/** Whether `err` is a query stopped by the serving pool's time limits (503, like an unreachable database). */
+export function isDatabaseTimeoutError(err: unknown): boolean {
+  return errorChain(err).some(({ code, message }) =>
+    (typeof code === 'string' && DATABASE_TIMEOUT_CODES.has(code)) || message === QUERY_READ_TIMEOUT);
+}
+
+/**
+ * What the `database unavailable` warning says about the error, without stacks (during an outage
+ * every request ends there): the driver's message and code (the innermost error that has one: the
+ * SQLSTATE, or Node's ECONNREFUSED, ETIMEDOUT...), its type, and the failed statement (Drizzle's
+ * query: SQL with placeholders, never the parameters), as the log's error serializer renders them.
+ */
+export function databaseErrorSummary(err: unknown): Record<string, unknown> {
+  const chain = errorChain(err).map((e) => {
+    // AggregateError (each address of a host refused): its first error says why.
+    const first = Array.isArray(e.errors) && !e.message ? (e.errors as unknown[])[0] : undefined;
+    return serializeError(first ?? e, 3);
+  });
+  const coded = [...chain].reverse().find((e) => e.code !== undefined);
+  const root = coded ?? chain[chain.length - 1] ?? { message: String(err) };
+  const outer = chain[0];
+  return {
+    type: root.type,
+    message: root.message,
+    ...(root.code !== undefined ? { code: root.code } : {}),
+    ...(typeof outer?.query === 'string' ? { query: outer.query } : {}),
+  };
+}
 
 interface ValidationIssue {
   instancePath?: string;
@@ -54,9 +105,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'Request body is not valid JSON' : fe.message;
       return reply.status(status).send({ message, code: fe.code ?? 'BAD_REQUEST' });
     }
-    if (isDatabaseUnavailableError(error)) {
-      // Logged at warn without the stack: during an outage every request ends here.
-      request.log.warn({ err: { message: error.message, code: (error as { code?: unknown }).code }, method: request.method, route: request.routeOptions.url ?? null, status: 503 }, 'database unavailable');
+    if (isDatabaseUnavailableError(error) || isDatabaseTimeoutError(error)) {
+      // Logged at warn without the stack: during an outage every request ends here. Under `dbError`,
+      // not `err`: the log's `err` serializer takes Error objects only (a summary there read "[object Object]").
+      request.log.warn({ dbError: databaseErrorSummary(error), method: request.method, route: request.routeOptions.url ?? null, status: 503 }, 'database unavailable');
       return reply.status(503).header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS))
         .send({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'DATABASE_UNAVAILABLE' });
     }
