@@ -125,7 +125,14 @@ export type ChatServerEvent =
    * `replyWithinSeconds` before the assistant steps in) or the assistant. Sent after hello and on
    * every change; the widget always shows it.
    */
-  | { type: 'responder'; responder: 'admin' | 'ai'; replyWithinSeconds?: number };
+  | { type: 'responder'; responder: 'admin' | 'ai'; replyWithinSeconds?: number }
+  /**
+   * Events may have been lost between instances (a Redis outage ended): the client fetches its
+   * conversation again from the newest message it holds from before `since` (an ISO time the
+   * server chose with a margin before the gap began), not from its newest message, since newer
+   * ones may have arrived after the gap; messages are merged by id.
+   */
+  | { type: 'resync'; since: string };
 
 /** Client → server over /ws/chat. */
 export type ChatClientEvent =

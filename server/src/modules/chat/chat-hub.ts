@@ -72,6 +72,15 @@ export interface ChatHub {
   isGuestEnded(guestId: string): Promise<boolean>;
   /** Every socket attached to this instance. */
   localSockets(): ChatSocket[];
+  /** This instance's Redis link went away (false) or came back (true): app.ctx.redisHealth.onChange. */
+  redisChanged(up: boolean): void;
+  /**
+   * Calls `fn` when this instance is back on Redis (its commands and its subscription) after events
+   * may have been lost in either direction: every local socket must catch up on what was stored
+   * from `since` (an ISO time, RESYNC_MARGIN_MS before the gap began). The conversations whose
+   * messages this instance could not publish meanwhile are told to resync on the other instances too.
+   */
+  onResync(fn: (since: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -83,6 +92,12 @@ const ADMIN_STATUS_CACHE_MS = 1000;
 /** An ended guest session is remembered as long as its cookie could still be valid. */
 const ENDED_GUEST_TTL_MS = GUEST_SESSION_DAYS * 86_400_000;
 const KEY = { endedGuest: 'chat:guest-ended:', online: 'chat:online', admins: 'chat:online-admins', users: 'chat:users', available: 'chat:admin-available', channel: 'chat:events' };
+
+/**
+ * A resync asks for what was stored from this long before the outage was noticed: the outage may
+ * be noticed a few seconds late (two missed PINGs) and message times come from each instance's clock.
+ */
+export const RESYNC_MARGIN_MS = 30_000;
 
 /** Sockets a broadcast reaches per event-loop turn. */
 export const BROADCAST_CHUNK = 500;
@@ -124,6 +139,62 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
   // The subscriber reconnects (and resubscribes) by itself; its errors are the outage already
   // reported by redisHealth, and must not be unhandled 'error' events.
   subscriber?.on('error', () => undefined);
+
+  // Fan-out lost in an outage (issue: messages stored but never delivered across instances). While
+  // Redis is away, or this instance's subscription is, events between instances are lost: the gap
+  // begins at the first sign of it (`gapSince`), and the targets of messages that could not be
+  // published are kept. Once both the commands and the subscription are back, this instance's
+  // sockets are told to resync from before the gap, and so are the other instances' sockets of
+  // those targets (one PUBLISH).
+  let gapSince: number | null = null;
+  const lostTargets = new Map<string, ChatTarget>();
+  let subscriberLive = false;
+  let everSubscribed = false;
+  const resyncListeners: Array<(since: string) => void> = [];
+  const markGap = (at = now()) => { if (gapSince === null || at < gapSince) gapSince = at; };
+  const targetKey = (t: ChatTarget) => (t.to === 'user' ? `user:${t.userId}` : t.to);
+  /** Messages for these targets did not reach the other instances. */
+  function keepLost(targets: ChatTarget[]) {
+    if (lostTargets.has('all')) return;
+    // Past this many conversations one resync for every socket is cheaper to send.
+    if (lostTargets.size > 10_000) { lostTargets.clear(); lostTargets.set('all', { to: 'all' }); return; }
+    for (const t of targets) lostTargets.set(targetKey(t), t);
+  }
+  function settle() {
+    const r = shared();
+    if (gapSince === null || !r || (subscriber && !subscriberLive)) return;
+    const began = gapSince;
+    const since = new Date(began - RESYNC_MARGIN_MS).toISOString();
+    gapSince = null;
+    const targets = [...lostTargets.values()];
+    lostTargets.clear();
+    for (const fn of resyncListeners) {
+      try { fn(since); } catch (err) { onError(err, 'resync listener'); }
+    }
+    if (!targets.length) return;
+    r.publish(KEY.channel, JSON.stringify({ targets, event: { type: 'resync', since }, origin: instanceId } satisfies Envelope))
+      .catch((err: unknown) => {
+        // Redis went away again: the next return tells them.
+        onError(err, 'resync');
+        markGap(began);
+        keepLost(targets);
+      });
+  }
+  if (subscriber) {
+    subscriber.on('close', () => {
+      if (subscriberLive) markGap();
+      subscriberLive = false;
+    });
+    // On a reconnect ioredis resubscribes by itself; SUBSCRIBE again (a no-op for Redis) to know
+    // when the subscription is in force: only then can a catch-up miss nothing.
+    subscriber.on('ready', () => {
+      if (!everSubscribed) return;
+      subscriber.subscribe(KEY.channel).then(() => {
+        subscriberLive = true;
+        settle();
+      }, (err: unknown) => onError(err, 'subscribe'));
+    });
+  }
 
   function deliverLocal(targets: ChatTarget[], event: ChatServerEvent) {
     if (event.type === 'admin-status') adminOnlineCache = null;
@@ -182,6 +253,8 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
 
   const ready = subscriber
     ? subscriber.subscribe(KEY.channel).then(() => {
+      subscriberLive = true;
+      everSubscribed = true;
       subscriber.on('message', (_channel: string, raw: string) => {
         try {
           const env = JSON.parse(raw) as Envelope;
@@ -404,10 +477,22 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
     async publish(target, event) {
       const targets = Array.isArray(target) ? target : [target];
       deliverLocal(targets, event);
-      // While Redis is down, events reach this instance's sockets only; the others' clients fetch
-      // what they missed from the database when they reconnect.
+      // While Redis is down, events reach this instance's sockets only; the targets of the messages
+      // are kept, and when Redis returns their sockets on every instance are told to resync
+      // (presence and status are re-sent by themselves).
+      const lost = () => {
+        markGap();
+        if (event.type === 'message') keepLost(targets);
+      };
       const r = shared();
-      if (r) await r.publish(KEY.channel, JSON.stringify({ targets, event, origin: instanceId } satisfies Envelope)).catch((err: unknown) => onError(err, 'publish'));
+      if (!r) {
+        if (redis) lost();
+        return;
+      }
+      await r.publish(KEY.channel, JSON.stringify({ targets, event, origin: instanceId } satisfies Envelope)).catch((err: unknown) => {
+        onError(err, 'publish');
+        lost();
+      });
     },
     async onlineUsers() {
       const entries = await readPresence();
@@ -464,6 +549,12 @@ export function createChatHub(opts: ChatHubOptions = {}): ChatHub {
     localSockets() {
       return [...local.values()].flatMap((l) => [...l.sockets]);
     },
+    redisChanged(up) {
+      if (!redis) return;
+      if (up) settle();
+      else markGap();
+    },
+    onResync(fn) { resyncListeners.push(fn); },
     async close() {
       renewal.close();
       broadcasts.length = 0;

@@ -26,6 +26,23 @@ export const CLOSE_UNAUTHORIZED = CHAT_CLOSE_SIGNED_OUT;
 
 class TooManySockets extends Error {}
 
+/** Socket errors a client causes: a dropped connection (the ws library's frame errors are recognised by their WS_ERR_ code). */
+const CLIENT_NETWORK_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * Whether an error on a chat socket comes from the client: a frame `ws` refuses (over maxPayload
+ * `WS_ERR_UNSUPPORTED_MESSAGE_LENGTH`, invalid UTF-8 `WS_ERR_INVALID_UTF8`, unmasked
+ * `WS_ERR_EXPECTED_MASK`, a bad opcode, RSV bit or close code…) or a connection it dropped.
+ */
+export function isClientSocketError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && (code.startsWith('WS_ERR_') || CLIENT_NETWORK_ERRORS.has(code));
+}
+
+/** Sockets told to resync per RESYNC_EVERY_MS after a Redis outage (each fetches its history once). */
+const RESYNC_CHUNK = 200;
+const RESYNC_EVERY_MS = 100;
+
 function originAllowed(request: FastifyRequest, publicUrl: string | undefined): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true; // not a browser: it carries no ambient cookies from another site
@@ -51,7 +68,26 @@ export async function chatSocketRoutes(app: FastifyInstance) {
   const open = new Set<WebSocket>();
   const heartbeats = createHeartbeatWheel(HEARTBEAT_MS);
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_FRAME_BYTES },
+    // Called for every 'error' of an open socket and for a handler that throws. The plugin's
+    // default logs each at error level with its stack and terminates the socket: one line per
+    // socket that any visitor could write at will (an oversized frame, invalid UTF-8, an unmasked
+    // frame). Those are the client's doing: a debug line, and ws has already begun the closing
+    // handshake with the code the client gets (1009, 1007, 1002) and ends the connection after the
+    // close frame (a terminate could drop that frame). Anything else is ours: an error, and 1011.
+    errorHandler: (err, socket, request) => {
+      if (isClientSocketError(err)) {
+        request.log.debug({ err: { message: err.message, code: (err as { code?: string }).code } }, 'chat: socket closed for a client error');
+        return;
+      }
+      request.log.error({ err }, 'chat: a socket failed; closing it');
+      try {
+        if (socket.readyState === socket.OPEN) socket.close(1011, 'Server error');
+        else if (socket.readyState === socket.CONNECTING) socket.terminate();
+      } catch { /* already closed */ }
+    },
+  });
 
   // SIGTERM: tell every client to reconnect (to another instance) at once.
   app.ctx.onDrain.push(() => {
@@ -125,7 +161,30 @@ export async function chatSocketRoutes(app: FastifyInstance) {
     };
     next();
   }
-  app.ctx.redisHealth.onChange((up) => { if (up) recheckAllLocal(); });
+  /** Tells every local socket to fetch what was stored since `since`, a few at a time (each makes one history request). */
+  function resyncAllLocal(since: string) {
+    const data = JSON.stringify({ type: 'resync', since } satisfies ChatServerEvent);
+    const sockets = hub.localSockets();
+    let i = 0;
+    const next = () => {
+      for (const end = i + RESYNC_CHUNK; i < end && i < sockets.length; i += 1) {
+        try { sockets[i]!.send(data); } catch { /* a closing socket */ }
+      }
+      if (i < sockets.length) setTimeout(next, RESYNC_EVERY_MS).unref();
+    };
+    next();
+  }
+  app.ctx.redisHealth.onChange((up) => {
+    hub.redisChanged(up);
+    if (up) recheckAllLocal();
+  });
+  // Back on Redis after an outage (commands and subscription): events between instances were lost
+  // meanwhile, and no socket closed, so every client is told to catch up; administrators get the
+  // online users again (connections on other instances went unseen).
+  hub.onResync((since) => {
+    resyncAllLocal(since);
+    schedulePresenceBroadcast();
+  });
 
   app.ctx.recheckChatSockets = (userId: string) => {
     hub.recheck(userId).catch((err: unknown) => app.log.warn({ err }, 'chat: asking to re-check sockets failed'));
@@ -224,10 +283,8 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       fail(err, 'attach');
     });
 
-    socket.on('error', guarded('error', (err: Error) => {
-      // ws closes the socket itself (1009 oversized, 1007 invalid UTF-8, 1002 protocol error).
-      app.log.debug({ err: { message: err.message, code: (err as { code?: string }).code } }, 'chat: socket error');
-    }));
+    // Socket errors (1009 oversized, 1007 invalid UTF-8, 1002 protocol error: ws closes the socket
+    // itself) go to the plugin's errorHandler above, which logs them at debug.
 
     socket.on('message', guarded('message', (raw: unknown, isBinary: boolean) => {
       lastHeard = Date.now();

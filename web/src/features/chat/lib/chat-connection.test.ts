@@ -66,6 +66,61 @@ describe('ChatConnection', () => {
     expect(conn.pending.size).toBe(0);
   });
 
+  it('resync (events lost between server instances): catches up from the newest message held from before the gap, though newer ones arrived first', async () => {
+    // 03 and 04 were stored during a Redis outage and never fanned out; 05 arrived live after it.
+    const stored = [msg('01'), msg('02'), msg('03', { sender: 'admin', senderId: 'a' }), msg('04'), msg('05', { sender: 'admin', senderId: 'a' })];
+    const fetchMissed = vi.fn(async (after: string | undefined) => stored.slice(after ? stored.findIndex((m) => m.id === after) + 1 : 0));
+    const { conn } = make(fetchMissed);
+    const s = FakeSocket.all[0]!;
+    s.open();
+    await vi.waitFor(() => expect(fetchMissed).toHaveBeenCalledTimes(1));
+    conn.reset([]);
+    s.receive({ type: 'message', message: stored[0] });
+    s.receive({ type: 'message', message: stored[1] });
+    s.receive({ type: 'message', message: stored[4] });
+    expect(conn.lastId).toBe('05'); // a catch-up "after the last id" would return nothing
+    s.receive({ type: 'resync', since: '2026-01-01T00:00:02.500Z' });
+    expect(fetchMissed).toHaveBeenLastCalledWith('02');
+    await vi.waitFor(() => expect(conn.messages.map((m) => m.id)).toEqual(['01', '02', '03', '04', '05']));
+    // Nothing held from before the gap: the whole conversation, still each message once.
+    s.receive({ type: 'resync', since: '2025-12-31T00:00:00.000Z' });
+    expect(fetchMissed).toHaveBeenLastCalledWith(undefined);
+    await vi.waitFor(() => expect(fetchMissed).toHaveBeenCalledTimes(3));
+    await Promise.resolve();
+    expect(conn.messages.map((m) => m.id)).toEqual(['01', '02', '03', '04', '05']);
+    expect(FakeSocket.all).toHaveLength(1); // no reconnect needed
+  });
+
+  it('a catch-up that fails is retried from the same point, not from newer messages that arrived meanwhile', async () => {
+    let fail = false;
+    const all = [msg('01'), msg('02'), msg('03')];
+    let storedCount = 1;
+    const fetchMissed = vi.fn(async (after: string | undefined) => {
+      if (fail) throw new Error('offline');
+      const stored = all.slice(0, storedCount);
+      return stored.slice(after ? stored.findIndex((m) => m.id === after) + 1 : 0);
+    });
+    const { conn } = make(fetchMissed);
+    const s1 = FakeSocket.all[0]!;
+    s1.open();
+    await vi.waitFor(() => expect(conn.messages.map((m) => m.id)).toEqual(['01']));
+    s1.drop();
+    storedCount = 2; // 02 is stored while this client is away
+    fail = true;
+    vi.advanceTimersByTime(5000);
+    const s2 = FakeSocket.all[1]!;
+    s2.open(); // the catch-up after 01 fails
+    expect(fetchMissed).toHaveBeenLastCalledWith('01');
+    await vi.advanceTimersByTimeAsync(0);
+    storedCount = 3;
+    s2.receive({ type: 'message', message: all[2] }); // 03 arrives live; 02 is still missing
+    expect(conn.lastId).toBe('03');
+    fail = false;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(fetchMissed).toHaveBeenLastCalledWith('01');
+    await vi.waitFor(() => expect(conn.messages.map((m) => m.id)).toEqual(['01', '02', '03']));
+  });
+
   it('answers the server ping with pong and ignores empty messages', () => {
     const { conn } = make();
     FakeSocket.all[0]!.open();

@@ -47,8 +47,9 @@ const byTime = (a: ChatMessage, b: ChatMessage) => a.timestamp.localeCompare(b.t
 /**
  * The chat socket with the spec's reconnect rule (5 s, at most 5 attempts, counter reset on open;
  * a 1012 "service restart" reconnects at once), an outbox of unacknowledged messages resent with
- * their client ids after a reconnect, and a catch-up fetch of what was missed since the last id.
- * Messages are kept by server id, so nothing shows twice.
+ * their client ids after a reconnect, and a catch-up fetch of what was missed since the last id
+ * (after every open, and from before the gap when the server says `resync`). Messages are kept by
+ * server id, so nothing shows twice.
  */
 export class ChatConnection {
   status: ConnectionStatus = 'connecting';
@@ -62,6 +63,14 @@ export class ChatConnection {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
   private activityTimer: ReturnType<typeof setInterval> | null = null;
+  /**
+   * Where a catch-up that failed started (`after`: undefined is the whole conversation). It stays
+   * until a fetch from there (or earlier) succeeds, so a failed fetch is retried from the same
+   * point, never from a newer message that arrived meanwhile.
+   */
+  private catchUpFrom: { after: string | undefined } | null = null;
+  private catchUpTimer: ReturnType<typeof setTimeout> | null = null;
+  private catchUpFailures = 0;
   private readonly onVisible = () => { if (pageVisible()) this.sendActivity(); };
   private readonly opts: Required<Pick<ChatConnectionOptions, 'reconnectDelayMs' | 'maxAttempts'>> & ChatConnectionOptions;
 
@@ -92,7 +101,54 @@ export class ChatConnection {
   /** Replaces the list (an administrator switching conversations). */
   reset(messages: ChatMessage[]) {
     this.messages = [...messages].sort(byTime);
+    this.catchUpFrom = null;
     this.opts.onChange?.();
+  }
+
+  /** The newest message held from before `since` (ISO time): where a resync starts; undefined when there is none. */
+  lastIdBefore(since: string): string | undefined {
+    for (let i = this.messages.length - 1; i >= 0; i -= 1) {
+      if (this.messages[i]!.timestamp < since) return this.messages[i]!.id;
+    }
+    return undefined;
+  }
+
+  /** Whether the catch-up point `a` is before `b` in the list (undefined: before everything). */
+  private isBefore(a: string | undefined, b: string | undefined): boolean {
+    if (a === b || b === undefined) return false;
+    if (a === undefined) return true;
+    const ia = this.messages.findIndex((m) => m.id === a);
+    const ib = this.messages.findIndex((m) => m.id === b);
+    return ia !== -1 && (ib === -1 || ia < ib);
+  }
+
+  /**
+   * Fetches what was stored after `after` and merges it by id. A catch-up that failed from an
+   * earlier point is retried from that point instead, so no gap is ever skipped.
+   */
+  private catchUp(after: string | undefined) {
+    const failed = this.catchUpFrom;
+    const from = failed && this.isBefore(failed.after, after) ? failed.after : after;
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = null;
+    void this.opts.fetchMissed(from).then((missed) => {
+      // This fetch covered the failed point (it started there or earlier).
+      if (this.catchUpFrom && !this.isBefore(this.catchUpFrom.after, from)) {
+        this.catchUpFrom = null;
+        this.catchUpFailures = 0;
+      }
+      this.merge(missed);
+    }, () => {
+      if (!this.catchUpFrom || this.isBefore(from, this.catchUpFrom.after)) this.catchUpFrom = { after: from };
+      // Retried while the socket stays open (a reconnect catches up from the same point anyway).
+      if (this.stopped || this.catchUpTimer || this.catchUpFailures >= this.opts.maxAttempts) return;
+      this.catchUpFailures += 1;
+      this.catchUpTimer = setTimeout(() => {
+        this.catchUpTimer = null;
+        const point = this.catchUpFrom;
+        if (point && this.status === 'open') this.catchUp(point.after);
+      }, this.opts.reconnectDelayMs);
+    });
   }
 
   send(content: string, recipientId?: string): string | null {
@@ -109,6 +165,7 @@ export class ChatConnection {
     this.stopped = true;
     this.stopActivity();
     if (this.timer) clearTimeout(this.timer);
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
     this.socket?.close(1000);
     this.socket = null;
   }
@@ -156,8 +213,10 @@ export class ChatConnection {
     this.socket = socket;
     socket.onopen = () => {
       this.attempts = 0;
+      this.catchUpFailures = 0;
       this.setStatus('open');
-      void this.opts.fetchMissed(this.lastId).then((missed) => this.merge(missed)).catch(() => undefined);
+      // The last id is read now, before anything arrives on the new socket.
+      this.catchUp(this.lastId);
       for (const clientId of this.pending.keys()) this.transmit(clientId);
     };
     socket.onmessage = (ev) => {
@@ -168,6 +227,10 @@ export class ChatConnection {
       else if (event.type === 'message') this.merge([event.message]);
       else if (event.type === 'ack') { this.pending.delete(event.clientId); this.merge([event.message]); }
       else if (event.type === 'error' && event.clientId) { this.pending.delete(event.clientId); this.opts.onChange?.(); }
+      // Events were lost between the server's instances (a Redis outage) while this socket stayed
+      // open: catch up from the newest message held from before the gap, not the newest one (newer
+      // messages may have arrived after the gap).
+      else if (event.type === 'resync') this.catchUp(this.lastIdBefore(event.since));
       this.opts.onEvent?.(event);
     };
     socket.onclose = (ev) => {
