@@ -16,6 +16,20 @@ const DATABASE_TIMEOUT_CODES = new Set(['57014', '55P03']);
 /** node-postgres's query_timeout: the connection stayed silent (packets accepted, never answered). */
 const QUERY_READ_TIMEOUT = 'Query read timeout';
 
+/**
+ * PostgreSQL's SQLSTATE 22003 numeric_value_out_of_range: a number too large for its column (an
+ * order of 11 lines x 999 units x $1,000,000 overflows numeric(12,2)). The values come from the
+ * request, so it is the request's fault: 400 with a clear message, and nothing was written (the
+ * statement failed as a whole).
+ */
+const NUMERIC_OUT_OF_RANGE = '22003';
+export const VALUE_OUT_OF_RANGE_MESSAGE = 'A number in this request is too large for the shop to store (a price, quantity or total)';
+
+/** Whether `err` is a value too large for its database column. */
+export function isValueOutOfRangeError(err: unknown): boolean {
+  return errorChain(err).some(({ code }) => code === NUMERIC_OUT_OF_RANGE);
+}
+
 /** Walks `err` and its `cause` chain (Drizzle wraps the driver's error), outermost first. */
 function errorChain(err: unknown): Array<Record<string, unknown>> {
   const chain: Array<Record<string, unknown>> = [];
@@ -111,6 +125,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       request.log.warn({ dbError: databaseErrorSummary(error), method: request.method, route: request.routeOptions.url ?? null, status: 503 }, 'database unavailable');
       return reply.status(503).header('retry-after', String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS))
         .send({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'DATABASE_UNAVAILABLE' });
+    }
+    if (isValueOutOfRangeError(error)) {
+      request.log.warn({ dbError: databaseErrorSummary(error), method: request.method, route: request.routeOptions.url ?? null, status: 400 }, 'value out of range');
+      return reply.status(400).send({ message: VALUE_OUT_OF_RANGE_MESSAGE, code: 'VALUE_OUT_OF_RANGE' });
     }
     const sent = status >= 500 && status < 600 ? status : 500;
     request.log.error({ err: error, method: request.method, route: request.routeOptions.url ?? null, status: sent }, 'request failed');
