@@ -98,7 +98,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/users/refresh-token', { config: { access: 'public' }, schema: refreshTokenSchema }, async (request, reply) => {
     try {
       const { user, tokens } = await refreshSession(sessionDeps, request.cookies[REFRESH_COOKIE]);
-      setAuthCookies(reply, cookieOptions, tokens);
+      // null: another tab just rotated this token; its browser already holds the new cookies
+      if (tokens) setAuthCookies(reply, cookieOptions, tokens);
       return presentUser(user);
     } catch (err) {
       clearAuthCookies(reply, config.cookieSecure); // a dead session's cookies are of no further use

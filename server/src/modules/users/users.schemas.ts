@@ -43,7 +43,7 @@ export const signOutSchema = {
 export const refreshTokenSchema = {
   tags,
   summary: 'Rotate the refresh token and issue a new access token',
-  description: 'The refresh cookie is single-use; presenting a used one revokes the whole session.',
+  description: 'The refresh cookie is single-use; presenting a used one revokes the whole session, except the one the latest rotation spent, within a few seconds (another tab refreshing at the same moment): 200 with no new cookies.',
   response: { 200: userSchema, ...errors(401, 403) },
 };
 
