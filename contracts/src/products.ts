@@ -268,8 +268,34 @@ export const productUpdateBodySchema = z.object({
   isGift: z.boolean({ error: 'Gift must be true or false' }).optional(),
   isOnSale: z.boolean({ error: 'On sale must be true or false' }).optional(),
   saleDiscount: numberLike(M.saleDiscount).optional(),
+  /**
+   * The stock the form loaded, sent with a changed `countInStock` (a recount): when the stored stock
+   * is no longer this (orders came in since), the save is refused with 409 and nothing is written.
+   * Optional: a client that leaves it out gets its `countInStock` written as before.
+   */
+  countInStockWas: z.number({ error: 'Count in stock was must be a whole number' }).int('Count in stock was must be a whole number').min(0).optional(),
 }, { error: M.idRequired });
 export type ProductUpdateBody = z.infer<typeof productUpdateBodySchema>;
+
+/**
+ * PUT products/{id} on a supplier (CJ) product: checkout charges its main variant's price and takes
+ * that variant's stock, so price, sale and stock are set in the supplier catalogue (Admin → CJ
+ * Products), never through the product form. Each field's message begins with its label.
+ */
+export const SUPPLIER_PRODUCT_FORM_MESSAGES = {
+  locked: 'Price, sale and stock of a supplier product are set in the supplier catalogue (Admin → CJ Products)',
+  price: 'Price of a supplier product is set in the supplier catalogue (Admin → CJ Products)',
+  isOnSale: 'On sale of a supplier product is set in the supplier catalogue (Admin → CJ Products)',
+  saleDiscount: 'Sale discount of a supplier product is set in the supplier catalogue (Admin → CJ Products)',
+  countInStock: 'Count in stock of a supplier product is set in the supplier catalogue (Admin → CJ Products)',
+} as const;
+/** The code of that 400. */
+export const SUPPLIER_PRODUCT_FIELDS_CODE = 'SUPPLIER_PRODUCT_FIELDS';
+
+/** 409 of PUT products/{id}: the stock changed (orders came in) since the form loaded `was`. */
+export const STOCK_CHANGED_CODE = 'STOCK_CHANGED';
+export const stockChangedMessage = (was: number, now: number) =>
+  `Count in stock changed from ${was} to ${now} since the form was opened (orders came in). Check the stock and save again.`;
 
 export const productUpdateResponseSchema = z.object({ message: z.string(), product: productSchema });
 export type ProductUpdateResponse = z.infer<typeof productUpdateResponseSchema>;

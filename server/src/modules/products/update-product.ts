@@ -1,10 +1,11 @@
 import {
-  PRODUCT_FORM_MESSAGES as M, productFormSchema, type Product, type ProductUpdateBody,
+  PRODUCT_FORM_MESSAGES as M, productFormSchema, STOCK_CHANGED_CODE, stockChangedMessage, SUPPLIER_PRODUCT_FIELDS_CODE, SUPPLIER_PRODUCT_FORM_MESSAGES as SUPPLIER,
+  type Product, type ProductUpdateBody,
 } from '@shop/contracts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
-import { badRequest, conflict, notFound, type FieldErrors } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound, type FieldErrors } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { findProductRow, pgErrorCode, productColumns, UNIQUE_VIOLATION } from './product-rows.ts';
 import { presentProduct } from './products.presenter.ts';
@@ -17,9 +18,38 @@ function toNumber(value: number | string | null | undefined): number | null | un
 
 const isBlank = (v: string | null | undefined) => !v || !v.trim();
 
+const toCents = (v: number) => Math.round(v * 100) / 100;
+
+/**
+ * The money and stock fields a body changes on a supplier (CJ) product: sending the stored value
+ * is no change (the generic form sends every field). Checkout charges the main variant's price
+ * and takes its stock, so these are set in the supplier catalogue only.
+ */
+function supplierFieldsChanged(body: ProductUpdateBody, existing: { price: number; isOnSale: boolean; saleDiscount: number; countInStock: number }): FieldErrors {
+  const changed: FieldErrors = {};
+  if (body.price !== undefined) {
+    const price = toNumber(body.price);
+    if (typeof price !== 'number' || !Number.isFinite(price) || toCents(price) !== toCents(existing.price)) changed.price = SUPPLIER.price;
+  }
+  if (body.isOnSale !== undefined && body.isOnSale !== existing.isOnSale) changed.isOnSale = SUPPLIER.isOnSale;
+  // The discount only counts while on sale (it is stored as 0 otherwise).
+  if ((body.isOnSale ?? existing.isOnSale) && body.saleDiscount !== undefined && toNumber(body.saleDiscount) !== existing.saleDiscount) {
+    changed.saleDiscount = SUPPLIER.saleDiscount;
+  }
+  if (body.countInStock !== undefined && toNumber(body.countInStock) !== existing.countInStock) changed.countInStock = SUPPLIER.countInStock;
+  return changed;
+}
+
 /**
  * Saves the product form. Fields left out of the body keep their stored value; the product as it
  * will be saved must pass the form rules. A valid save publishes a draft.
+ *
+ * Stock: count_in_stock is written only when the body sends countInStock (orders take stock
+ * meanwhile, so writing back the value read here would undo them). With `countInStockWas` (the
+ * stock the form loaded) the write happens only if the stored stock is still that, else 409.
+ *
+ * Supplier (CJ) products: a change of price, sale or stock is refused with 400 (they are set in
+ * the supplier catalogue); those columns are never written here. The other fields save.
  */
 export async function updateProduct(db: Executor, id: string, body: ProductUpdateBody): Promise<Product> {
   if (isBlank(body._id)) throw badRequest(M.idRequired, { _id: M.idRequired });
@@ -32,6 +62,13 @@ export async function updateProduct(db: Executor, id: string, body: ProductUpdat
 
   const existing = isId(id) ? await findProductRow(db, eq(products.id, id)) : undefined;
   if (!existing) throw notFound(M.notFound);
+
+  const isSupplierProduct = existing.cjData != null;
+  if (isSupplierProduct) {
+    const changed = supplierFieldsChanged(body, existing);
+    if (Object.keys(changed).length) throw badRequest(SUPPLIER.locked, changed, SUPPLIER_PRODUCT_FIELDS_CODE);
+  }
+  const setsStock = !isSupplierProduct && body.countInStock !== undefined;
 
   const isOnSale = body.isOnSale ?? existing.isOnSale;
   const parsed = productFormSchema.safeParse({
@@ -58,22 +95,36 @@ export async function updateProduct(db: Executor, id: string, body: ProductUpdat
     const first = Object.values(fieldErrors)[0] ?? 'Invalid product';
     throw badRequest(first, fieldErrors, 'VALIDATION_ERROR');
   }
-  const form = parsed.data;
+  const { countInStock, price, isOnSale: onSale, saleDiscount, ...rest } = parsed.data;
+  const values = {
+    ...rest,
+    ...(isSupplierProduct ? {} : { price, isOnSale: onSale, saleDiscount }),
+    ...(setsStock ? { countInStock } : {}),
+  };
+  // A recount against the stock the form loaded: written only if the stored stock is still that.
+  const stockWas = setsStock ? body.countInStockWas : undefined;
 
   const [clash] = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.slug, form.slug), ne(products.id, id)))
+    .where(and(eq(products.slug, values.slug), ne(products.id, id)))
     .limit(1);
   if (clash) throw conflict(M.slugTaken, { slug: M.slugTaken });
 
   try {
     const [row] = await db
       .update(products)
-      .set({ ...form, isDraft: false, updatedAt: sql`now()` })
-      .where(eq(products.id, id))
+      .set({ ...values, isDraft: false, updatedAt: sql`now()` })
+      .where(stockWas === undefined ? eq(products.id, id) : and(eq(products.id, id), eq(products.countInStock, stockWas)))
       .returning(productColumns);
-    if (!row) throw notFound(M.notFound);
+    if (!row) {
+      const now = stockWas === undefined ? undefined : await findProductRow(db, eq(products.id, id));
+      if (now && stockWas !== undefined) {
+        const message = stockChangedMessage(stockWas, now.countInStock);
+        throw new AppError(409, message, STOCK_CHANGED_CODE, { countInStock: message });
+      }
+      throw notFound(M.notFound);
+    }
     return presentProduct(row, { withDraftFlag: true });
   } catch (err) {
     if (pgErrorCode(err) === UNIQUE_VIOLATION) throw conflict(M.slugTaken, { slug: M.slugTaken });

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeProduct, mockApi, renderPage } from '../../../test/catalogue-utils';
 import { ProductForm } from './ProductForm';
+import { SUPPLIER_LOCKED_HINT } from './SupplierLockedFields';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
 
@@ -86,7 +87,7 @@ describe('ProductForm', () => {
     expect(api.callsTo(`PUT products/${product._id}`)[0]?.body).toMatchObject({ _id: product._id, isOnSale: true, saleDiscount: 20 });
   });
 
-  it('sends every field and reports success', async () => {
+  it('sends every field but an unchanged stock and reports success', async () => {
     const api = mockApi({ [`PUT products/${product._id}`]: () => ({ body: { message: 'Product updated successfully', product } }) });
     renderForm();
     await userEvent.clear(screen.getByLabelText('Name'));
@@ -103,12 +104,113 @@ describe('ProductForm', () => {
       images: ['/uploads/extra-1.webp'],
       category: 'Kitchen',
       brand: 'Acme',
-      countInStock: 5,
       description: 'A sturdy blue mug.',
       isTodaysDeal: false,
       isGift: false,
       isOnSale: false,
       saleDiscount: 0,
+    });
+  });
+
+  it('does not send an unchanged stock, even when the stock is typed back to the loaded value', async () => {
+    const api = mockApi({ [`PUT products/${product._id}`]: () => ({ body: { message: 'Product updated successfully', product } }) });
+    renderForm();
+    const stock = screen.getByLabelText('Count In Stock');
+    await userEvent.clear(stock);
+    await userEvent.type(stock, '5');
+    await userEvent.clear(screen.getByLabelText('Description'));
+    await userEvent.type(screen.getByLabelText('Description'), 'A new description.');
+    await userEvent.click(update());
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const body = api.callsTo(`PUT products/${product._id}`)[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ description: 'A new description.' });
+    expect(body).not.toHaveProperty('countInStock');
+    expect(body).not.toHaveProperty('countInStockWas');
+  });
+
+  it('sends a changed stock with the stock it loaded; after a 409 it reads the stock again and the next save overrides it', async () => {
+    const message = 'Count in stock changed from 5 to 3 since the form was opened (orders came in). Check the stock and save again.';
+    let puts = 0;
+    const api = mockApi({
+      [`PUT products/${product._id}`]: () => {
+        puts += 1;
+        return puts === 1
+          ? { status: 409, body: { message, code: 'STOCK_CHANGED', fieldErrors: { countInStock: message } } }
+          : { body: { message: 'Product updated successfully', product } };
+      },
+      [`GET products/${product._id}`]: () => ({ body: { ...product, countInStock: 3 } }),
+    });
+    renderForm();
+    const stock = screen.getByLabelText('Count In Stock');
+    await userEvent.clear(stock);
+    await userEvent.type(stock, '12');
+    await userEvent.click(update());
+    expect(await screen.findByText(message)).toHaveClass('invalid-feedback');
+    expect(onSaved).not.toHaveBeenCalled();
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(api.callsTo(`PUT products/${product._id}`)[0]?.body).toMatchObject({ countInStock: 12, countInStockWas: 5 });
+    await waitFor(() => expect(api.callsTo(`GET products/${product._id}`)).toHaveLength(1));
+    // The administrator checks the stock (the message clears on the change) and saves again.
+    await userEvent.clear(stock);
+    await userEvent.type(stock, '10');
+    await userEvent.click(update());
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(api.callsTo(`PUT products/${product._id}`)[1]?.body).toMatchObject({ countInStock: 10, countInStockWas: 3 });
+  });
+
+  describe('a supplier (CJ) product', () => {
+    const supplied = makeProduct({
+      name: 'Supplier Lamp', slug: 'supplier-lamp', price: 26.99, finalPrice: 26.99, countInStock: 100, cjData: { pid: 'P-1', vid: 'V-1', variants: [{ vid: 'V-1' }] },
+    });
+
+    it('shows price, sale and stock read-only with the hint and a link to its CJ product page', async () => {
+      mockApi({});
+      renderForm(supplied);
+      expect(screen.getByLabelText('Price')).toHaveAttribute('readonly');
+      expect(screen.getByLabelText('Price')).toHaveValue('$26.99');
+      expect(screen.getByLabelText('Count In Stock')).toHaveAttribute('readonly');
+      expect(screen.getByLabelText('Count In Stock')).toHaveValue('100');
+      expect(screen.getByLabelText('On Sale')).toBeDisabled();
+      expect(screen.queryByLabelText('Sale Discount (%)')).not.toBeInTheDocument();
+      expect(SUPPLIER_LOCKED_HINT).toBe('Price, sale and stock of a supplier product are set in the supplier catalogue (Admin → CJ Products)');
+      expect(screen.getByLabelText('Price')).toHaveAccessibleDescription(expect.stringContaining(SUPPLIER_LOCKED_HINT));
+      expect(screen.getByRole('link', { name: 'Edit price, sale and stock in CJ Products' })).toHaveAttribute('href', '/admin/cj-product-edit/P-1');
+      // The flags it still saves are editable.
+      expect(screen.getByLabelText("Today's Deal")).toBeEnabled();
+      expect(screen.getByLabelText('Gift')).toBeEnabled();
+    });
+
+    it('shows the sale discount read-only when on sale', async () => {
+      mockApi({});
+      renderForm(makeProduct({ ...supplied, isOnSale: true, saleDiscount: 10 }));
+      expect(screen.getByLabelText('On Sale')).toBeChecked();
+      expect(screen.getByLabelText('Sale Discount (%)')).toHaveAttribute('readonly');
+      expect(screen.getByLabelText('Sale Discount (%)')).toHaveValue('10');
+    });
+
+    it('saves the other fields without price, sale and stock', async () => {
+      const api = mockApi({ [`PUT products/${supplied._id}`]: () => ({ body: { message: 'Product updated successfully', product: supplied } }) });
+      renderForm(supplied);
+      await userEvent.clear(screen.getByLabelText('Description'));
+      await userEvent.type(screen.getByLabelText('Description'), 'Warm light.');
+      await userEvent.click(screen.getByLabelText('Gift'));
+      await userEvent.click(update());
+      await waitFor(() => expect(onSaved).toHaveBeenCalled());
+      expect(api.callsTo(`PUT products/${supplied._id}`)[0]?.body).toEqual({
+        _id: supplied._id, name: 'Supplier Lamp', slug: 'supplier-lamp', image: supplied.image, images: [], category: 'Kitchen', brand: 'Acme',
+        description: 'Warm light.', isTodaysDeal: false, isGift: true,
+      });
+    });
+
+    it("shows the server's refusal of a supplier product's price, sale or stock in a toast", async () => {
+      const message = 'Price, sale and stock of a supplier product are set in the supplier catalogue (Admin → CJ Products)';
+      mockApi({
+        [`PUT products/${supplied._id}`]: () => ({ status: 400, body: { message, code: 'SUPPLIER_PRODUCT_FIELDS', fieldErrors: { price: 'Price of a supplier product is set in the supplier catalogue (Admin → CJ Products)' } } }),
+      });
+      renderForm(supplied);
+      await userEvent.click(update());
+      await waitFor(() => expect(toast.error).toHaveBeenCalledWith(message));
+      expect(onSaved).not.toHaveBeenCalled();
     });
   });
 

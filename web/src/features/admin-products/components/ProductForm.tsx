@@ -1,4 +1,4 @@
-import type { Product } from '@shop/contracts';
+import { STOCK_CHANGED_CODE, SUPPLIER_PRODUCT_FIELDS_CODE, type Product } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -7,17 +7,41 @@ import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } 
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { productToFormValues, showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
 import { useCategories } from '../../products/api/get-categories';
-import { useUpdateProduct } from '../api/update-product';
+import { getProductById } from '../api/get-product-by-id';
+import { useUpdateProduct, type UpdateProductBody } from '../api/update-product';
 import { useUploadImage } from '../api/upload-image';
+import { SupplierFlagFields, SupplierLockedFields } from './SupplierLockedFields';
 
 export const UPLOAD_NOTICE = 'Image uploaded successfully. Click Update to apply it.';
 export const REMOVE_NOTICE = 'Image removed successfully. Click Update to apply it.';
 /** SPEC.md section 9: the upload notice clears after 2 s. */
 export const NOTICE_MS = 2000;
 
-/** Every product field with the spec's validation; uploads change the form only, Update saves. */
+/**
+ * The body of a save: the stock only when the administrator changed it from the value the form
+ * loaded (with that value, so the server refuses it if orders changed the stock meanwhile: a stale
+ * form never writes back stock that was sold); a supplier product's price, sale and stock never.
+ */
+export function updateBody(product: Product, values: ProductFormOutput, stockWas: number): UpdateProductBody {
+  const { countInStock, price, isOnSale, saleDiscount, ...rest } = values;
+  if (product.cjData) return { _id: product._id, ...rest };
+  const body: UpdateProductBody = { _id: product._id, ...rest, price, isOnSale, saleDiscount };
+  if (countInStock !== stockWas) {
+    body.countInStock = countInStock;
+    body.countInStockWas = stockWas;
+  }
+  return body;
+}
+
+/**
+ * Every product field with the spec's validation; uploads change the form only, Update saves. A
+ * supplier (CJ) product's price, sale and stock are shown read-only, with a link to its CJ page.
+ */
 export function ProductForm({ product, onSaved }: { product: Product; onSaved: () => void }) {
   const uid = useId();
+  const isSupplierProduct = Boolean(product.cjData);
+  /** The stock the form's value is a change from: as loaded, or as read again after a 409. */
+  const [stockWas, setStockWas] = useState(product.countInStock);
   const { data: categories = [] } = useCategories();
   const updateProduct = useUpdateProduct();
   const upload = useUploadImage();
@@ -68,10 +92,24 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
 
   const submit = async (values: ProductFormOutput) => {
     try {
-      await updateProduct.mutateAsync({ _id: product._id, ...values });
+      await updateProduct.mutateAsync(updateBody(product, values, stockWas));
       toast.success(PRODUCT_FORM_MESSAGES.updated);
       onSaved();
     } catch (err) {
+      // Orders changed the stock since the form loaded: the message says to what; the next save
+      // is a change from that stock (an intentional override).
+      if (err instanceof ApiError && err.code === STOCK_CHANGED_CODE) {
+        try {
+          setStockWas((await getProductById(product._id)).countInStock);
+        } catch {
+          // The next save is refused again and reads the stock again.
+        }
+      }
+      // A supplier product's price, sale and stock have no inputs here: the message says where they are set.
+      if (err instanceof ApiError && err.code === SUPPLIER_PRODUCT_FIELDS_CODE) {
+        toast.error(err.message);
+        return;
+      }
       // Each message is shown once: beside its field when the server names one, else in one toast.
       if (showServerFieldErrors(err, setError)) return;
       if (err instanceof ApiError && err.status >= 400 && err.status < 500) toast.error(err.message);
@@ -83,7 +121,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     <form onSubmit={handleSubmit(submit)} noValidate>
       <ProductField form={form} name="name" />
       <ProductField form={form} name="slug" />
-      <ProductField form={form} name="price" />
+      {isSupplierProduct ? <SupplierLockedFields product={product} /> : <ProductField form={form} name="price" />}
       <ProductField form={form} name="image" />
       <div className="mb-3">
         <label className="form-label" htmlFor={`${uid}-upload`}>
@@ -122,9 +160,9 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
         </datalist>
       </ProductField>
       <ProductField form={form} name="brand" />
-      <ProductField form={form} name="countInStock" />
+      {!isSupplierProduct && <ProductField form={form} name="countInStock" />}
       <ProductField form={form} name="description" />
-      <ProductFlagFields form={form} />
+      {isSupplierProduct ? <SupplierFlagFields form={form} /> : <ProductFlagFields form={form} />}
       <button type="submit" className="btn btn-primary" disabled={hasErrors || isSubmitting}>
         Update
       </button>
