@@ -53,9 +53,9 @@ function chatCustomer(cookie: string, customerId: string) {
     ids.add(m.id);
     shown.push(m);
   };
-  const fetchMissed = async () => {
-    // The newest message held (ids grow with time), whatever order live and fetched ones came in.
-    const after = shown.reduce<string | undefined>((max, m) => (max === undefined || m.id > max ? m.id : max), undefined);
+  /** The newest message held (ids grow with time), whatever order live and fetched ones came in. */
+  const newest = () => shown.reduce<string | undefined>((max, m) => (max === undefined || m.id > max ? m.id : max), undefined);
+  const fetchMissed = async (after: string | undefined) => {
     const res = await fetch(`${BASE}/api/chat/history${after ? `?after=${after}` : ''}`, { headers: { cookie } });
     if (res.status !== 200) { state.fetchErrors.push(`history ${res.status}`); return; }
     const summaries = (await res.json()) as Array<{ messages: ChatMessageSeen[] }>;
@@ -64,13 +64,18 @@ function chatCustomer(cookie: string, customerId: string) {
   const connect = (): Promise<void> => new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/chat`, { headers: { cookie } });
     state.socket = ws;
+    // As the web client does (chat-connection.ts): the catch-up starts from the newest message held
+    // when the socket opened, before anything arrives on it. A live message can reach the new socket
+    // before its hello; read then, it would move the catch-up past a message sent during the reconnect.
+    let after: string | undefined;
+    ws.once('open', () => { after = newest(); });
     ws.on('message', (raw) => {
       const e = JSON.parse(String(raw)) as { type: string; message?: ChatMessageSeen };
       if (e.type === 'ping') ws.send('{"type":"pong"}');
       if (e.type === 'message' && e.message) add(e.message);
       if (e.type === 'hello') {
         state.connects += 1;
-        fetchMissed().then(resolve, (err: unknown) => { state.fetchErrors.push(String(err)); resolve(); });
+        fetchMissed(after).then(resolve, (err: unknown) => { state.fetchErrors.push(String(err)); resolve(); });
       }
     });
     ws.once('error', reject);
