@@ -10,7 +10,7 @@ import { StaticRouter } from 'react-router';
 import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
 import { AppRoutes, isNotFoundPath, matchPage, preloadRoute } from './app/router';
-import { serverInitialState, type Mode } from './app/store';
+import { serverInitialState, type Mode } from './lib/store';
 import { currentUserKey } from './features/auth/api/get-current-user';
 import { cartQueryKey } from './features/cart/api/get-cart';
 import { cjProductBySlugQueryOptions } from './features/cj/api/get-cj-product-by-slug';

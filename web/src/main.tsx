@@ -9,7 +9,7 @@ import { BrowserRouter } from 'react-router';
 import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
 import { AppRoutes, preloadRoute } from './app/router';
-import { serverInitialState, type StoreState } from './app/store';
+import { serverInitialState, type StoreState } from './lib/store';
 import { primeSignedOut } from './features/auth/api/get-current-user';
 import { cartQueryKey } from './features/cart/api/get-cart';
 import type { ServerCart } from './features/cart/types';

@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
 import { lazyPage } from './lazy-page';
 import { useRoutes, type RouteObject } from 'react-router';
-import { AdminRoute } from './guards';
-import { page } from './router';
+import { AdminRoute } from '../features/auth/components/guards';
+import { page } from './page-element';
 
 const DashboardPage = lazyPage(() => import('../features/dashboard/pages/DashboardPage'));
 const ProductListPage = lazyPage(() => import('../features/admin-products/pages/ProductListPage'));
@@ -16,7 +16,7 @@ const ChatDetailPage = lazyPage(() => import('../features/chat/pages/ChatDetailP
 const CjProductsPage = lazyPage(() => import('../features/cj/pages/CjProductsPage'));
 const CjProductEditPage = lazyPage(() => import('../features/cj/pages/CjProductEditPage'));
 const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
-const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
+const NotFoundPage = lazyPage(() => import('../components/NotFoundPage'));
 const AdminPagesPage = lazyPage(() => import('../features/pages/pages/AdminPagesPage'));
 const PageEditPage = lazyPage(() => import('../features/pages/pages/PageEditPage'));
 

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { StoreProvider, type StoreState } from './store';
+import { StoreProvider, type StoreState } from '../lib/store';
 
 export function createQueryClient() {
   return new QueryClient({

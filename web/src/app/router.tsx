@@ -1,16 +1,10 @@
-import { Suspense, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { lazyPage, type LazyPart } from './lazy-page';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
-import { PageLoading } from '../components/PageLoading';
 import HomePage from '../features/products/pages/HomePage';
-import { GuestOnlyRoute, ProtectedRoute } from './guards';
+import { GuestOnlyRoute, ProtectedRoute } from '../features/auth/components/guards';
 import { Layout, preloadLayout } from './layout/Layout';
-
-export const page = (Page: ComponentType) => (
-  <Suspense fallback={<PageLoading />}>
-    <Page />
-  </Suspense>
-);
+import { page } from './page-element';
 
 // Storefront pages load on demand; the admin routes (admin-routes.tsx) and pages live in their own chunks.
 const AdminRoutes = lazyPage(() => import('./admin-routes'));
@@ -34,7 +28,7 @@ const ProfilePage = lazyPage(() => import('../features/users/pages/ProfilePage')
 const UnsubscribePage = lazyPage(() => import('../features/newsletter/pages/UnsubscribePage'));
 const DevMailboxPage = lazyPage(() => import('../features/dev-mailbox/pages/DevMailboxPage'));
 const InfoPage = lazyPage(() => import('../features/pages/pages/InfoPage'));
-const NotFoundPage = lazyPage(() => import('./NotFoundPage'));
+const NotFoundPage = lazyPage(() => import('../components/NotFoundPage'));
 
 const protectedPage = (Page: ComponentType) => <ProtectedRoute>{page(Page)}</ProtectedRoute>;
 const guestPage = (Page: ComponentType) => <GuestOnlyRoute>{page(Page)}</GuestOnlyRoute>;

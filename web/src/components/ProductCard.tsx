@@ -1,6 +1,6 @@
 import type { Product } from '@shop/contracts';
 import { CARD_IMAGE_SIZES } from '@shop/contracts/images';
-import { paths } from '../app/paths';
+import { paths } from '../lib/paths';
 import { responsiveImage } from '../lib/images';
 import { PlainLink } from './PlainLink';
 import { hasSaleDiscount, Price } from './Price';

@@ -1,6 +1,6 @@
 import type { User } from '@shop/contracts';
 import type { DehydratedState } from '@tanstack/react-query';
-import type { Mode } from '../app/store';
+import type { Mode } from '../lib/store';
 
 /** The id of the `<script type="application/json">` block that carries SSR data to the browser. */
 export const SSR_DATA_ID = 'ssr-data';

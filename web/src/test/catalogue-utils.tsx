@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { loadInitialState, StoreProvider, type StoreState } from '../app/store';
+import { loadInitialState, StoreProvider, type StoreState } from '../lib/store';
 import { LocationProbe } from './render';
 
 /** Test data and rendering for the catalogue features (products, search, admin products). */

@@ -6,7 +6,7 @@ import { useLayoutEffect, type ReactElement, type ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { vi } from 'vitest';
-import { DEFAULT_PAYMENT_METHOD, StoreProvider, useStore, type StoreAction, type StoreState } from '../app/store';
+import { DEFAULT_PAYMENT_METHOD, StoreProvider, useStore, type StoreAction, type StoreState } from '../lib/store';
 
 export const customer: User = { _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Jane Customer', email: 'jane@example.com', isAdmin: false };
 export const admin: User = { _id: 'bbbbbbbbbbbbbbbbbbbbbbbb', name: 'Admin', email: 'admin@example.com', isAdmin: true };

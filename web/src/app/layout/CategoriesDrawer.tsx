@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { LoadingBox } from '../../components/LoadingBox';
 import { MessageBox } from '../../components/MessageBox';
 import { useCategories } from '../../features/products/api/get-categories';
-import { searchUrl } from '../paths';
+import { searchUrl } from '../../lib/paths';
 
 /** Side drawer listing every category as /search?category={category}. */
 export default function CategoriesDrawer({ show, onHide }: { show: boolean; onHide: () => void }) {

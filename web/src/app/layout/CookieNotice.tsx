@@ -1,7 +1,7 @@
 import { useEffect, useState, type CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { readJson, storageKeys, writeJson } from '../../lib/storage';
-import { paths } from '../paths';
+import { paths } from '../../lib/paths';
 
 export const COOKIE_NOTICE_DELAY_MS = 1000;
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCategories } from '../../features/products/api/get-categories';
-import { paths, searchUrl } from '../paths';
+import { paths, searchUrl } from '../../lib/paths';
 import { BRAND } from './brand';
 import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from './social-icons';
 import { Newsletter } from './Newsletter';

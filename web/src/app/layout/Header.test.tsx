@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admin, customer, makeState, mockApi, renderWithProviders } from '../../test/render';
-import type { CartItem } from '../store';
+import type { CartItem } from '../../lib/store';
 import { Header } from './Header';
 
 const item = (id: string, quantity: number): CartItem => ({

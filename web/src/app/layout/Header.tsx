@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { paths } from '../paths';
-import { useStore } from '../store';
+import { paths } from '../../lib/paths';
+import { useStore } from '../../lib/store';
 import { AdminMenu } from './AdminMenu';
 import { BRAND, TAGLINE } from './brand';
 import { CartIcon } from './icons';

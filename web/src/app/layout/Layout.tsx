@@ -7,7 +7,7 @@ import { PageErrorBoundary } from '../PageErrorBoundary';
 import { Header } from './Header';
 import { ScrollRestoration } from './ScrollRestoration';
 import { useClientLinks } from './use-client-links';
-import { useStore } from '../store';
+import { useStore } from '../../lib/store';
 
 // Toasts, idle timer, footer, cookie notice, chat button: one chunk, not part of the first load.
 const ShellEnd = lazyPage(() => import('./ShellEnd'));

@@ -1,4 +1,4 @@
-import { useStore } from '../store';
+import { useStore } from '../../lib/store';
 import { MoonIcon, SunIcon } from './icons';
 
 /** Light/dark switch; the store remembers the mode and sets Bootstrap's data-bs-theme. */

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { searchUrl } from '../paths';
+import { searchUrl } from '../../lib/paths';
 import { SearchIcon } from './icons';
 
 /** Header search: /search?query=text, or /search when the box is empty. */

@@ -1,6 +1,6 @@
 import { IdleTimer } from '../../features/auth/components/IdleTimer';
 import { ChatLauncher } from '../../features/chat/components/ChatLauncher';
-import { useStore } from '../store';
+import { useStore } from '../../lib/store';
 import { CookieNotice } from './CookieNotice';
 import { Footer } from './Footer';
 import { ToastHost } from './ToastHost';

@@ -1,7 +1,7 @@
 import type { SEARCH_TAGS } from '@shop/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { searchUrl } from '../paths';
+import { searchUrl } from '../../lib/paths';
 import { MenuIcon } from './icons';
 
 type SearchTag = (typeof SEARCH_TAGS)[number];

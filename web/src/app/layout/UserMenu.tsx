@@ -2,7 +2,7 @@ import type { User } from '@shop/contracts';
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { useSignOut } from '../../features/auth/hooks/use-session';
-import { paths } from '../paths';
+import { paths } from '../../lib/paths';
 import { HeaderMenu } from './HeaderMenu';
 
 /** 'Hello, {name}' with User Profile and Sign Out. */

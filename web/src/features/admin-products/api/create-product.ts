@@ -3,7 +3,7 @@ import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { api, getErrorMessage } from '../../../lib/api-client';
 import { adminProductsKey } from './get-admin-products';
 

@@ -2,7 +2,7 @@ import type { Product } from '@shop/contracts';
 import { SUPPLIER_PRODUCT_FORM_MESSAGES } from '@shop/contracts';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import type { ProductFormApi } from '../../../components/product-form/ProductFields';
 import { formatPrice } from '../../../lib/format';
 

@@ -1,4 +1,4 @@
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 
 /** Router state the list hands to the edit page, so Save and Cancel come back to the same page and filters. */
 export interface ProductsReturnState {

@@ -3,7 +3,7 @@ import { ADMIN_LOW_STOCK_MAX, PRODUCT_FORM_MESSAGES } from '@shop/contracts/cons
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { FilterSelect } from '../../../components/admin/FilterSelect';

@@ -1,6 +1,6 @@
 import type { User } from '@shop/contracts';
 import { useEffect, useEffectEvent } from 'react';
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { SESSION_EXPIRED_EVENT } from '../../../lib/api-client';
 import { useCurrentUser } from '../api/get-current-user';
 import { useLocalSignOut } from '../hooks/use-session';

@@ -1,7 +1,7 @@
 import type { User } from '@shop/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { currentUserKey } from '../api/get-current-user';
 
 /**

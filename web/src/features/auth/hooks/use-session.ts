@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { currentUserKey } from '../api/get-current-user';
 import { signOut } from '../api/sign-out';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Redirect } from '../../../app/guards';
-import { paths } from '../../../app/paths';
+import { Redirect } from '../components/guards';
+import { paths } from '../../../lib/paths';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { getErrorMessage } from '../../../lib/api-client';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Redirect } from '../../../app/guards';
+import { Redirect } from '../components/guards';
 import { toast } from '../../../lib/toast';
 import { MessageBox } from '../../../components/MessageBox';
 import { useResetPassword } from '../api/reset-password';

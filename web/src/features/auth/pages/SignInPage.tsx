@@ -1,8 +1,8 @@
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { Redirect } from '../../../app/guards';
-import { paths } from '../../../app/paths';
-import { useStore } from '../../../app/store';
+import { Redirect } from '../components/guards';
+import { paths } from '../../../lib/paths';
+import { useStore } from '../../../lib/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { useSignIn } from '../api/sign-in';
 import { AuthCard } from '../components/AuthCard';

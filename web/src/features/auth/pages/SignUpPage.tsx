@@ -1,9 +1,9 @@
 import { useForm } from 'react-hook-form';
 import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
 import { Link } from 'react-router';
-import { Redirect } from '../../../app/guards';
-import { paths } from '../../../app/paths';
-import { useStore } from '../../../app/store';
+import { Redirect } from '../components/guards';
+import { paths } from '../../../lib/paths';
+import { useStore } from '../../../lib/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { useSignUp } from '../api/sign-up';
 import { AuthCard } from '../components/AuthCard';

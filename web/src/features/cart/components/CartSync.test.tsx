@@ -2,7 +2,7 @@ import { act, waitFor } from '@testing-library/react';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { customer, mockApi } from '../../../test/render';
-import { makeCartItem, makeState, renderWithProviders } from '../test-utils';
+import { makeCartItem, makeState, renderWithProviders } from '../../../test/cart-utils';
 import { CartSync } from './CartSync';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

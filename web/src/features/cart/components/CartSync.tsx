@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from '../../../lib/toast';
-import { useStore, type CartItem } from '../../../app/store';
+import { useStore, type CartItem } from '../../../lib/store';
 import { cartQueryKey, useCart } from '../api/get-cart';
 import { mergeCart } from '../api/merge-cart';
 import { applyServerCart, showCartNotices } from '../lib/server-cart';

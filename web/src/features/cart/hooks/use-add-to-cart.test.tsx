@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { customer, mockApi } from '../../../test/render';
-import { makeCartItem, makeProduct, makeState, renderWithProviders } from '../test-utils';
+import { makeCartItem, makeProduct, makeState, renderWithProviders } from '../../../test/cart-utils';
 import { useAddToCart } from './use-add-to-cart';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
-import { sameCartLine, useStore, type CartItem } from '../../../app/store';
+import { paths } from '../../../lib/paths';
+import { sameCartLine, useStore, type CartItem } from '../../../lib/store';
 import { applyServerCart, cartErrorText, refetchServerCart, saveServerCartItem } from '../lib/server-cart';
 
 export const ADDED_TO_CART = 'Product added to the cart';

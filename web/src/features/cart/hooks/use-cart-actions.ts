@@ -2,7 +2,7 @@ import { OUT_OF_STOCK_MESSAGE } from '@shop/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { toast } from '../../../lib/toast';
-import { useStore, type CartItem } from '../../../app/store';
+import { useStore, type CartItem } from '../../../lib/store';
 import { removeCartItem } from '../api/remove-cart-item';
 import { applyServerCart, cartErrorText, refetchServerCart, saveServerCartItem } from '../lib/server-cart';
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
-import type { StoreAction } from '../../../app/store';
+import type { StoreAction } from '../../../lib/store';
 import { ApiError } from '../../../lib/api-client';
 import { addCartItem } from '../api/add-cart-item';
 import { cartQueryKey, cartQueryOptions } from '../api/get-cart';

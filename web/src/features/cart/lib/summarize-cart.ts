@@ -1,4 +1,4 @@
-import type { CartItem } from '../../../app/store';
+import type { CartItem } from '../../../lib/store';
 
 /** Sum of quantities and of price x quantity, shown as a preview; the server prices the order. */
 export function summarizeCart(items: CartItem[]) {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { customer, mockApi } from '../../../test/render';
-import { makeCartItem, makeState, renderWithProviders } from '../test-utils';
+import { makeCartItem, makeState, renderWithProviders } from '../../../test/cart-utils';
 import CartPage from './CartPage';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));

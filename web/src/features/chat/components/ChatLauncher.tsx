@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { whenPageSettled } from '../../../lib/after-load';
 
 // The widget (socket, panel, admin view) is its own chunk: the storefront's first load only carries this button.

@@ -5,7 +5,7 @@ import {
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatClockTime } from '../../../lib/format';
 import { readJson, storageKeys, writeJson } from '../../../lib/storage';

@@ -1,6 +1,6 @@
 import { CHAT_TEXTS } from '@shop/contracts/chat-constants';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { ListSearchForm } from '../../../components/admin/ListSearchForm';
 import { ListState } from '../../../components/admin/ListState';

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Navigate, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { DEFAULT_PAYMENT_METHOD, useStore } from '../../../app/store';
+import { paths } from '../../../lib/paths';
+import { DEFAULT_PAYMENT_METHOD, useStore } from '../../../lib/store';
 import { CheckoutSteps } from '../../../components/CheckoutSteps';
 import { PageTitle } from '../../../components/PageTitle';
 

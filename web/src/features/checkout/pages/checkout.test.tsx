@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { customer, mockApi } from '../../../test/render';
-import { makeCartItem, makeState, renderWithProviders } from '../../cart/test-utils';
+import { makeCartItem, makeState, renderWithProviders } from '../../../test/cart-utils';
 import PaymentPage from './PaymentPage';
 import PlaceOrderPage from './PlaceOrderPage';
 import ShippingPage from './ShippingPage';

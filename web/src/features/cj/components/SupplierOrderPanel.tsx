@@ -1,4 +1,4 @@
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useSupplierOrder } from '../api/get-supplier-order';
 import { useRefreshTracking } from '../api/refresh-tracking';

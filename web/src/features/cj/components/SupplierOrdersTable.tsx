@@ -2,7 +2,7 @@ import { SUPPLIER_ORDER_STATUSES } from '@shop/contracts/supplier-constants';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { FilterSelect } from '../../../components/admin/FilterSelect';
 import { ListState } from '../../../components/admin/ListState';

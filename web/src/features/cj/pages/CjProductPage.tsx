@@ -2,7 +2,7 @@ import type { CjPublicProduct } from '@shop/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageLoading } from '../../../components/PageLoading';
 import { useDocumentTitle } from '../../../components/PageTitle';

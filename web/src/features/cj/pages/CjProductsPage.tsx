@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { FilterSelect } from '../../../components/admin/FilterSelect';
 import { ListState } from '../../../components/admin/ListState';

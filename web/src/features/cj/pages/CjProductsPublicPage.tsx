@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { AdminRoute } from '../../../app/guards';
+import { AdminRoute } from '../../auth/components/guards';
 import { CjProductEditor } from '../components/CjProductEditor';
 
 /**

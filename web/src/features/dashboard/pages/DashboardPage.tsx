@@ -1,7 +1,7 @@
 import { DASHBOARD_RANGES, type OrderSummary } from '@shop/contracts';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { ListSkeleton, TextSkeleton } from '../../../components/Skeleton';

@@ -1,7 +1,7 @@
 import type { DevMailboxMessage } from '@shop/contracts';
 import { Fragment } from 'react';
 import { MessageBox } from '../../../components/MessageBox';
-import NotFoundPage from '../../../app/NotFoundPage';
+import NotFoundPage from '../../../components/NotFoundPage';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { useDevMailbox } from '../api/dev-mailbox';

@@ -5,8 +5,8 @@ import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import type { CartItem } from '../../../app/store';
+import { paths } from '../../../lib/paths';
+import type { CartItem } from '../../../lib/store';
 import { formatMoney } from '../../../lib/format';
 
 /* The sections shared by the order preview (checkout) and the order page. */

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { formatClockTime, formatMoney, formatShortDate } from '../../../lib/format';
 
 /** A date (first 10 characters) or 'No', as the order tables show paid and delivered. */

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi } from '../../../test/render';
-import { renderWithProviders } from '../../cart/test-utils';
+import { renderWithProviders } from '../../../test/cart-utils';
 import PayPalCheckout from './PayPalCheckout';
 
 const script = vi.hoisted(() => ({ status: 'pending' as 'pending' | 'resolved' | 'rejected', dispatch: vi.fn() }));

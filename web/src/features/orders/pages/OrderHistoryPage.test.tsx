@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatClockTime } from '../../../lib/format';
 import { customer, mockApi } from '../../../test/render';
-import { makeState, renderWithProviders } from '../../cart/test-utils';
+import { makeState, renderWithProviders } from '../../../test/cart-utils';
 import { makeOrder } from '../test-data';
 import OrderHistoryPage from './OrderHistoryPage';
 

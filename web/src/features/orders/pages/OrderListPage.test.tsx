@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { admin, mockApi } from '../../../test/render';
-import { makeState, renderWithProviders } from '../../cart/test-utils';
+import { makeState, renderWithProviders } from '../../../test/cart-utils';
 import { makeOrder } from '../test-data';
 import OrderListPage from './OrderListPage';
 

@@ -3,7 +3,7 @@ import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { ListSearchForm } from '../../../components/admin/ListSearchForm';
 import { ListState } from '../../../components/admin/ListState';

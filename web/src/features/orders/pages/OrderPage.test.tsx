@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatClockTime, formatDateTime } from '../../../lib/format';
 import { admin, customer, mockApi } from '../../../test/render';
-import { makeCartItem, makeState, renderWithProviders } from '../../cart/test-utils';
+import { makeCartItem, makeState, renderWithProviders } from '../../../test/cart-utils';
 import { makeOrder } from '../test-data';
 import OrderPage from './OrderPage';
 

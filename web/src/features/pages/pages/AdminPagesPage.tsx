@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { ListState } from '../../../components/admin/ListState';

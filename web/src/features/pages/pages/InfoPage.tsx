@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import NotFoundPage from '../../../app/NotFoundPage';
+import NotFoundPage from '../../../components/NotFoundPage';
 import { usePage } from '../api/pages';
 import { Markdown } from '../components/Markdown';
 import { TextSkeleton } from '../../../components/Skeleton';

@@ -2,7 +2,7 @@ import { pageUpdateBodySchema, PAGE_BODY_MAX, PAGE_TITLE_MAX, PAGE_UPDATED, type
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { toast } from '../../../lib/toast';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { MessageBox } from '../../../components/MessageBox';
 import { TextSkeleton } from '../../../components/Skeleton';

@@ -1,8 +1,8 @@
 import type { Product } from '@shop/contracts';
 import { useRef } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { useStore } from '../../../app/store';
+import { paths } from '../../../lib/paths';
+import { useStore } from '../../../lib/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { withRedirect } from '../../auth/lib/redirect';
 import { useMyReview } from '../api/get-my-review';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { PageLoading } from '../../../components/PageLoading';
 import { PageTitle } from '../../../components/PageTitle';
 import { ProductCard } from '../../../components/ProductCard';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { searchUrl } from '../../../app/paths';
+import { searchUrl } from '../../../lib/paths';
 import { Rating } from '../../../components/Rating';
 import { useCategories } from '../../products/api/get-categories';
 import { PRICE_OPTIONS, RATING_OPTIONS, type SearchFilters as Filters } from '../lib/search-filters';

@@ -1,6 +1,6 @@
 import type { ProductSearchResponse } from '@shop/contracts';
 import { Link } from 'react-router';
-import { searchUrl } from '../../../app/paths';
+import { searchUrl } from '../../../lib/paths';
 
 type Suggestions = NonNullable<ProductSearchResponse['suggestions']>;
 

@@ -1,7 +1,7 @@
 import { CARD_IMAGE_SIZES } from '@shop/contracts/images';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { paths, searchUrl } from '../../../app/paths';
+import { paths, searchUrl } from '../../../lib/paths';
 import { PageLoading } from '../../../components/PageLoading';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';

@@ -2,7 +2,7 @@ import type { User } from '@shop/contracts';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
-import { useStore } from '../../../app/store';
+import { useStore } from '../../../lib/store';
 import { MessageBox } from '../../../components/MessageBox';
 import { useUpdateProfile } from '../api/update-profile';
 import { useReplaceSessionUser } from '../../auth/hooks/use-session-user';

@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { admin, mockApi } from '../../../test/render';
-import { makeState, renderWithProviders } from '../../cart/test-utils';
+import { makeState, renderWithProviders } from '../../../test/cart-utils';
 import UserEditPage from './UserEditPage';
 import UserListPage from './UserListPage';
 

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useSignOut } from '../features/auth/hooks/use-session';
+import { useSignOut } from '../hooks/use-session';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { admin, customer, makeState, mockApi, renderWithProviders } from '../test/render';
+import { admin, customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
 import { AdminRoute, GuestOnlyRoute, ProtectedRoute } from './guards';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,9 +1,9 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Navigate, useLocation, type NavigateProps } from 'react-router';
-import { LoadingBox } from '../components/LoadingBox';
-import { useCurrentUser } from '../features/auth/api/get-current-user';
-import { isSigningOut } from '../features/auth/hooks/use-session';
-import { useStore } from './store';
+import { LoadingBox } from '../../../components/LoadingBox';
+import { useCurrentUser } from '../api/get-current-user';
+import { isSigningOut } from '../hooks/use-session';
+import { useStore } from '../../../lib/store';
 
 /** /signin?redirect=path, with the path's slashes kept readable (/signin?redirect=/profile). */
 export const signinRedirectUrl = (path: string) => `/signin?redirect=${encodeURIComponent(path).replace(/%2F/gi, '/')}`;

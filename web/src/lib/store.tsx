@@ -2,7 +2,7 @@ import type { CjData, Product, User } from '@shop/contracts';
 import type { DEFAULT_PAYMENT_METHOD as CONTRACT_DEFAULT_PAYMENT_METHOD } from '@shop/contracts/constants';
 import { createContext, useContext, useEffect, useMemo, useReducer, useRef, type Dispatch, type ReactNode } from 'react';
 import { THEME_COOKIE } from '@shop/contracts/theme';
-import { readJson, removeKey, storageKeys, writeJson } from '../lib/storage';
+import { readJson, removeKey, storageKeys, writeJson } from './storage';
 
 /** One line of the cart (SPEC.md section 3, "Cart item"). */
 export interface CartItem {

@@ -1,8 +1,8 @@
-/* Test helpers of the cart, checkout and orders tests (not part of the app bundle); the shared ones are in src/test/render. */
+/* Test helpers of the cart, checkout, orders, dashboard and users tests (not part of the app bundle); the general ones are in ./render. */
 import type { Product, User } from '@shop/contracts';
 import type { ReactElement } from 'react';
-import { DEFAULT_PAYMENT_METHOD, type CartItem, type StoreState } from '../../app/store';
-import { makeState as makeStoreState, renderWithProviders as renderShared, type RenderOptions } from '../../test/render';
+import { DEFAULT_PAYMENT_METHOD, type CartItem, type StoreState } from '../lib/store';
+import { makeState as makeStoreState, renderWithProviders as renderShared, type RenderOptions } from './render';
 
 export function makeProduct(overrides: Partial<Product> = {}): Product {
   return {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PageTitle } from '../components/PageTitle';
+import { PageTitle } from './PageTitle';
 
 export default function NotFoundPage() {
   return (

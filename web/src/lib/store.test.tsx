@@ -1,7 +1,7 @@
 import { act, render } from '@testing-library/react';
 import type { Dispatch } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeCartItem } from '../features/cart/test-utils';
+import { makeCartItem } from '../test/cart-utils';
 import { customer, makeState } from '../test/render';
 import { DEFAULT_PAYMENT_METHOD, loadInitialState, serverInitialState, StoreProvider, storeReducer, useStore, type CartItem, type StoreAction } from './store';
 
