@@ -6,7 +6,7 @@ import { toast } from '../../../lib/toast';
 import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } from '../../../components/product-form/ProductFields';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { productToFormValues, showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
-import { useCategories } from '../../products/api/get-categories';
+import { useCategories } from '../../products';
 import { getProductById } from '../api/get-product-by-id';
 import { useUpdateProduct, type UpdateProductBody } from '../api/update-product';
 import { useUploadImage } from '../api/upload-image';

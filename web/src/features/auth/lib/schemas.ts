@@ -1,11 +1,8 @@
 import { PASSWORD_MIN, PASSWORDS_DO_NOT_MATCH } from '@shop/contracts/constants';
 import { z } from 'zod';
+import { requiredEmail, requiredName } from '../../../lib/account-fields';
 
-/* Client-side checks of the auth and profile screens (SPEC section 5); the server checks again. */
-
-export const requiredName = z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters');
-
-export const requiredEmail = z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address'));
+/* Client-side checks of the auth screens (SPEC section 5); the server checks again. */
 
 export const newPassword = z
   .string()

@@ -1,5 +1,5 @@
 import { useForm } from 'react-hook-form';
-import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
+import { DevMailboxLink } from '../../dev-mailbox';
 import { Link } from 'react-router';
 import { Redirect } from '../components/guards';
 import { paths } from '../../../lib/paths';

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { MessageBox } from '../../../components/MessageBox';
 import { lazyResolver } from '../../../lib/lazy-resolver';
-import { alertMessageFor, applyFieldErrors } from '../../auth/lib/apply-field-errors';
+import { alertMessageFor, applyFieldErrors } from '../../auth';
 
 type AddressFormValues = z.input<typeof addressBodySchema>;
 

@@ -14,8 +14,8 @@ import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { roundMoney } from '../../../lib/format';
-import { useCart } from '../../cart/api/get-cart';
-import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../../orders/components/OrderSections';
+import { useCart } from '../../cart';
+import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../../orders';
 import { usePlaceOrder } from '../api/place-order';
 import { useShippingQuote } from '../api/get-shipping-quote';
 

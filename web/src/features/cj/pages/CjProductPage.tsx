@@ -8,10 +8,7 @@ import { PageLoading } from '../../../components/PageLoading';
 import { useDocumentTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
-import { ProductBuyBox } from '../../products/components/ProductBuyBox';
-import { ProductGallery } from '../../products/components/ProductGallery';
-import { ProductReviewsSection } from '../../products/components/ProductReviewsSection';
-import { ProductSummary } from '../../products/components/ProductSummary';
+import { ProductBuyBox, ProductGallery, ProductReviewsSection, ProductSummary } from '../../products';
 import { useCjProductBySlug } from '../api/get-cj-product-by-slug';
 import { cjKeys } from '../api/keys';
 

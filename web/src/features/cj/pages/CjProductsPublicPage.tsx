@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { AdminRoute } from '../../auth/components/guards';
+import { AdminRoute } from '../../auth';
 import { CjProductEditor } from '../components/CjProductEditor';
 
 /**

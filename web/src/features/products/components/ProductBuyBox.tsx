@@ -2,7 +2,7 @@ import type { Product, SellableVariant } from '@shop/contracts';
 import type { ReactNode } from 'react';
 import { hasSaleDiscount } from '../../../components/Price';
 import { formatMoney } from '../../../lib/format';
-import { useAddToCart } from '../../cart/hooks/use-add-to-cart';
+import { useAddToCart } from '../../cart';
 
 /**
  * The price and status panel of a product page (SPEC section 2): the price paid, 'In Stock' or

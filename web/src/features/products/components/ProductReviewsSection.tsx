@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { useStore } from '../../../lib/store';
 import { MessageBox } from '../../../components/MessageBox';
-import { withRedirect } from '../../auth/lib/redirect';
+import { withRedirect } from '../../auth';
 import { useMyReview } from '../api/get-my-review';
 import { ReviewForm } from './ReviewForm';
 import { ReviewList } from './ReviewList';

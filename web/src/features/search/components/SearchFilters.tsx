@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { searchUrl } from '../../../lib/paths';
 import { Rating } from '../../../components/Rating';
-import { useCategories } from '../../products/api/get-categories';
+import { useCategories } from '../../products';
 import { PRICE_OPTIONS, RATING_OPTIONS, type SearchFilters as Filters } from '../lib/search-filters';
 
 function FilterLink({ to, isActive, children }: { to: string; isActive: boolean; children: ReactNode }) {

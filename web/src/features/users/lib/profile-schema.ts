@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CURRENT_PASSWORD_REQUIRED, PASSWORD_MIN, PASSWORDS_DO_NOT_MATCH } from '@shop/contracts/constants';
 import { z } from 'zod';
-import { requiredEmail, requiredName } from '../../auth/lib/schemas';
+import { requiredEmail, requiredName } from '../../../lib/account-fields';
 import { changesCredentials } from './credentials';
 
 /**

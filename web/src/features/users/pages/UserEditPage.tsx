@@ -1,4 +1,4 @@
-import { DevMailboxLink } from '../../dev-mailbox/components/DevMailboxLink';
+import { DevMailboxLink } from '../../dev-mailbox';
 import { USER_MESSAGES, adminUpdateUserBodySchema } from '@shop/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
