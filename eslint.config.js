@@ -1,7 +1,39 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+/**
+ * The web app's layers (docs/ARCHITECTURE.md, "Web layers"): shared code (components/, lib/, ssr/,
+ * test/: every folder of web/src but app/ and features/) -> features/ -> app/ with the entries
+ * main.tsx and entry-server.tsx, never back. A feature uses another only through its index.ts.
+ */
+const webSrc = 'web/src';
+const dirsOf = (dir) => readdirSync(path.join(import.meta.dirname, dir), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const features = dirsOf(`${webSrc}/features`);
+const sharedLayer = dirsOf(webSrc).filter((d) => d !== 'app' && d !== 'features').map((d) => `${webSrc}/${d}`);
+const compositionRoots = [`${webSrc}/app`, `${webSrc}/main.tsx`, `${webSrc}/entry-server.tsx`];
+const webLayerZones = [
+  {
+    target: sharedLayer,
+    from: [`${webSrc}/features`, ...compositionRoots],
+    message: 'Shared code (components/, lib/, ssr/, test/) sits below the features and app/: it imports neither (move what it needs down).',
+  },
+  {
+    target: `${webSrc}/features`,
+    from: compositionRoots,
+    message: 'app/, main.tsx and entry-server.tsx compose the features; a feature never imports them (move what it needs into lib/ or components/).',
+  },
+  ...features.map((feature) => ({
+    target: `${webSrc}/features/${feature}`,
+    from: `${webSrc}/features`,
+    except: [`./${feature}`, ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`)],
+    message: "A feature uses another only through that feature's index.ts (export what is needed there).",
+  })),
+];
 
 export default tseslint.config(
   {
@@ -25,6 +57,12 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
     rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/set-state-in-effect': 'off' },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: { 'import/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webLayerZones }] },
   },
   {
     // Toasts go through web/src/lib/toast.ts, which loads react-toastify with the first toast: a page
