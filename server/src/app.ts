@@ -24,6 +24,7 @@ import { registerMetrics } from './lib/metrics.ts';
 import { registerMultipart } from './lib/multipart.ts';
 import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
 import { registerOriginCheck } from './lib/origin-check.ts';
+import { registerPrivateAnswers } from './lib/private-answers.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { createFailoverRateLimiter, createMemoryRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createRedisClient } from './lib/redis.ts';
@@ -167,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     cookieSecure: config.cookieSecure,
   });
+  // Cache-Control: private, no-store on every answer for one caller, from the route's declared access.
+  registerPrivateAnswers(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -208,7 +211,8 @@ function registerOpsAccess(app: App, ctx: AppContext) {
     if (route.url === API_DOCS_PREFIX || route.url.startsWith(`${API_DOCS_PREFIX}/`)) access = ctx.config.ops.apiDocs;
     else if (route.url === '/metrics') access = ctx.config.ops.metrics;
     if (!access) return;
-    route.config = { ...route.config, access: 'public' };
+    // Behind a token or an administrator's session, its answers are not for a shared cache.
+    route.config = { ...route.config, access: 'public', ...(access === 'protected' ? { private: true } : {}) };
     if (access === 'protected') {
       const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
       route.onRequest = [guard, ...existing] as typeof route.onRequest;

@@ -132,7 +132,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
 
   app.get(CHAT_SOCKET_PATH, {
     websocket: true,
-    config: { access: 'public', optionalUser: true },
+    config: { access: 'public', optionalUser: true, private: true },
     schema: { hide: true },
     preValidation: async (request, reply) => {
       if (!originAllowed(request, config.publicUrl)) return reply.status(403).send({ message: ORIGIN_NOT_ALLOWED });
