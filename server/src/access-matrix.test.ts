@@ -482,9 +482,9 @@ describe(`access matrix (${TEST_DB})`, () => {
     await t.app.ctx.background.flush();
     const chats = await call<{ chats: Array<{ _id: string; userId: string }> }>(t, admin, 'GET', `/api/chat/all-history?search=${encodeURIComponent(customer.email)}`);
     world.conversationId = chats.body.chats.find((c) => c.userId === customer.id)!._id;
-    // The assistant answers (and records the lead) after the message is stored: wait for it.
+    // The assistant answers (and queues the lead's job) after the message is stored: wait for it.
     for (let i = 0; i < 100 && !world.leadId; i += 1) {
-      await t.app.ctx.background.flush();
+      await t.app.ctx.jobs.runDue();
       const leads = await call<{ leads: Array<{ _id: string }> }>(t, admin, 'GET', `/api/chat/leads?search=${encodeURIComponent(customer.email)}`);
       world.leadId = leads.body.leads[0]?._id ?? '';
       if (!world.leadId) await new Promise((r) => setTimeout(r, 100));

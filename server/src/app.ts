@@ -35,6 +35,7 @@ import { RESPONSE_TTL_MS, wantsFresh } from './modules/products/cached-response.
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
 import { chatSocketRoutes } from './modules/chat/index.ts';
+import { LEAD_ACTIVITY_JOB } from './modules/leads/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerDrainHeaders } from './modules/health/shutdown.ts';
 import { createUploadStore } from './modules/uploads/index.ts';
@@ -113,9 +114,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerMailJobs(jobRunner, {
     db: database.db, smtpUrl: deps.mailer ? undefined : config.smtpUrl, from: config.mailFrom, sealer: mailSealer, eraseEveryMs: config.cleanupEveryMs,
   });
-  // Finished periodic jobs (one row per period) and sent-mail jobs are deleted after a week.
+  // Finished periodic jobs (one row per period), sent-mail jobs and recorded lead interactions (one
+  // per add-to-cart) are deleted after a week.
   jobRunner.register(JOBS_PRUNE_JOB, async () => ({
-    deleted: await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), [MAIL_SEND_JOB]),
+    deleted: await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), [MAIL_SEND_JOB, LEAD_ACTIVITY_JOB]),
   }));
   jobRunner.schedule(JOBS_PRUNE_JOB, config.cleanupEveryMs);
   app.addHook('onReady', async () => { ctx.jobs.start(); });
