@@ -13,7 +13,7 @@ import { createShopTools } from './assistant/shop-tools.ts';
 import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
-import { storeMessage } from './store-message.ts';
+import { storeMessage, type SenderRights } from './store-message.ts';
 import { chatConversations, chatMessages } from '../../db/schema.ts';
 import { enqueueJob } from '../../lib/jobs.ts';
 
@@ -54,6 +54,13 @@ export interface ChatService {
   answer(identity: ChatIdentity, text: string): Promise<string>;
   limitAi(identity: ChatIdentity): Promise<void>;
 }
+
+/**
+ * The rights a signed-in sender writes with (their session, as administrator or not), checked by the
+ * message's INSERT: none for a guest (their session is the signed cookie, ended through the hub).
+ */
+const rightsOf = (identity: ChatIdentity): SenderRights | undefined =>
+  (identity.sessionId && !identity.isGuest ? { sessionId: identity.sessionId, userId: identity.id, isAdmin: identity.isAdmin } : undefined);
 
 /** How the assistant's messages are signed (sender 'ai'). */
 export const AI_SENDER = { senderId: 'ai', senderName: 'AI Assistant', senderEmail: '' };
@@ -177,7 +184,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         const owner = await resolveRecipient(input.recipientId);
         const { message, isDuplicate } = await storeMessage(db, {
           conversationOwner: owner, sender: 'admin', senderId: identity.id, senderName: identity.name, senderEmail: identity.email,
-          recipientId: owner.id, content, clientId: input.clientId ?? null,
+          recipientId: owner.id, content, clientId: input.clientId ?? null, rights: rightsOf(identity),
         });
         const presented = presentMessage(message);
         if (!isDuplicate) {
@@ -189,6 +196,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       const { message, isDuplicate } = await storeMessage(db, {
         conversationOwner: { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest },
         sender: 'user', senderId: identity.id, senderName: identity.name, senderEmail: identity.email, content, clientId: input.clientId ?? null,
+        rights: rightsOf(identity),
       });
       const presented = presentMessage(message);
       if (isDuplicate) return { message: presented, isDuplicate, reply: Promise.resolve(null) };
