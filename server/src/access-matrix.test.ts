@@ -337,6 +337,54 @@ export const MATRIX: Record<string, Declaration> = {
   'GET /ws/chat': { expect: { anonymous: 401, customer: 101, other: 101, admin: 101 } },
 };
 
+/*
+ * Who may keep an answer (issue 32). Every answer of a 'user' or 'admin' route, to every role and
+ * whatever its status (a 401, 403 or 404 included), is `Cache-Control: private, no-store`. Public
+ * routes are each declared here: PRIVATE ones answer with the caller's own data (their session,
+ * their guest chat's cookie, everyone's mail, an operations endpoint behind a token) and are
+ * private, no-store to every role; PER_VIEWER ones resolve a signed-in user when there is one:
+ * private, no-store to a signed-in caller, `Vary: Cookie` to a visitor; SHARED ones answer the same
+ * to everyone, keep the caching they had (the value given; null: none) and are never no-store, for
+ * a visitor or a signed-in caller. A public route in none of the three fails the suite.
+ */
+const PRIVATE_NO_STORE = 'private, no-store';
+const HOUR = 'public, max-age=3600';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const PUBLIC_CACHING: { private: string[]; perViewer: string[]; shared: Record<string, string | null> } = {
+  private: [
+    'GET /metrics', 'GET /api/docs', 'GET /api/docs/json', 'GET /api/docs/yaml', 'GET /api/docs/static/*', 'GET /api/docs/static/index.html',
+    'GET /api/docs/static/swagger-initializer.js', 'GET /api/docs/', 'GET /api/dev/mailbox',
+    'POST /api/users/confirm-signup', 'POST /api/users/signin', 'POST /api/users/signout', 'POST /api/users/refresh-token', 'GET /api/users/current',
+    'GET /api/chat/verify-guest', 'POST /api/chat/guest-session', 'POST /api/chat/end-guest-session', 'POST /api/chat/save',
+    'GET /api/chat/user-messages/:userId', 'GET /api/chat/guest-history', 'POST /api/chat/ai-response', 'GET /ws/chat',
+  ],
+  perViewer: ['GET /api/products/:id'],
+  shared: {
+    'GET /api/health': null, 'GET /api/ready': null,
+    'POST /api/users/signup': null, 'POST /api/users/forgot-password': null, 'POST /api/users/reset-password': null,
+    'GET /api/products': null, 'GET /api/products/search': null, 'GET /api/products/categories': null, 'GET /api/products/slug/:slug': null,
+    'GET /robots.txt': HOUR, 'GET /sitemap.xml': HOUR, 'GET /sitemaps/pages.xml': HOUR, 'GET /sitemaps/products-:part.xml': HOUR,
+    'GET /uploads/:key': IMMUTABLE, 'GET /uploads/w/:width/:key': IMMUTABLE,
+    'GET /api/keys/paypal': null, 'GET /api/cj/products/saved/slug/:slug': null, 'GET /api/cj/offline-images/v1/:file': IMMUTABLE,
+    'POST /api/newsletter/subscribe': null, 'POST /api/newsletter/unsubscribe': null,
+    'GET /api/pages': null, 'GET /api/pages/:slug': null, 'GET /api/chat/admin-status': null,
+  },
+};
+
+/** What is wrong with an answer's caching headers (null: nothing), by the rules above. */
+export function cachingProblem(route: Pick<RegisteredRoute, 'method' | 'url' | 'access'>, role: Role, headers: Record<string, unknown>): string | null {
+  const key = declarationKey(route);
+  const cacheControl = headers['cache-control'] as string | undefined;
+  const vary = String(headers.vary ?? '').toLowerCase().split(',').map((v) => v.trim());
+  const mustBePrivate = route.access !== 'public' || PUBLIC_CACHING.private.includes(key) || (PUBLIC_CACHING.perViewer.includes(key) && role !== 'anonymous');
+  if (mustBePrivate) return cacheControl === PRIVATE_NO_STORE ? null : `Cache-Control ${String(cacheControl)}, expected ${PRIVATE_NO_STORE}`;
+  if (PUBLIC_CACHING.perViewer.includes(key)) return vary.includes('cookie') ? null : `a visitor's answer without Vary: Cookie (Vary ${String(headers.vary)})`;
+  if (!(key in PUBLIC_CACHING.shared)) return 'a public route missing from PUBLIC_CACHING: say who may keep its answers';
+  const expected = PUBLIC_CACHING.shared[key] ?? undefined;
+  if (/no-store|private/.test(cacheControl ?? '')) return `a shared answer marked ${cacheControl}`;
+  return cacheControl === expected ? null : `Cache-Control ${String(cacheControl)}, expected ${String(expected)} (as before)`;
+}
+
 async function pngMultipart(): Promise<Buffer> {
   const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
   return Buffer.concat([
@@ -434,9 +482,9 @@ describe(`access matrix (${TEST_DB})`, () => {
     await t.app.ctx.background.flush();
     const chats = await call<{ chats: Array<{ _id: string; userId: string }> }>(t, admin, 'GET', `/api/chat/all-history?search=${encodeURIComponent(customer.email)}`);
     world.conversationId = chats.body.chats.find((c) => c.userId === customer.id)!._id;
-    // The assistant answers (and records the lead) after the message is stored: wait for it.
+    // The assistant answers (and queues the lead's job) after the message is stored: wait for it.
     for (let i = 0; i < 100 && !world.leadId; i += 1) {
-      await t.app.ctx.background.flush();
+      await t.app.ctx.jobs.runDue();
       const leads = await call<{ leads: Array<{ _id: string }> }>(t, admin, 'GET', `/api/chat/leads?search=${encodeURIComponent(customer.email)}`);
       world.leadId = leads.body.leads[0]?._id ?? '';
       if (!world.leadId) await new Promise((r) => setTimeout(r, 100));
@@ -483,12 +531,36 @@ describe(`access matrix (${TEST_DB})`, () => {
     expect(staleDeclarations(routes, { ...MATRIX, 'GET /api/gone': { expect: all(200) } })).toEqual(['GET /api/gone']);
   });
 
+  it('declares the caching of every public route once, and of no route that does not exist; the caching check can fail', () => {
+    const publicKeys = new Set(routes.filter((r) => r.access === 'public').map(declarationKey));
+    const declared = [...PUBLIC_CACHING.private, ...PUBLIC_CACHING.perViewer, ...Object.keys(PUBLIC_CACHING.shared)];
+    expect(declared.filter((k) => !publicKeys.has(k))).toEqual([]);
+    expect([...publicKeys].filter((k) => !declared.includes(k))).toEqual([]);
+    expect(declared.length).toBe(new Set(declared).size);
+    const cart = { method: 'GET', url: '/api/cart', access: 'user' } as const;
+    expect(cachingProblem(cart, 'customer', {})).toBe('Cache-Control undefined, expected private, no-store');
+    expect(cachingProblem(cart, 'anonymous', { 'cache-control': 'no-cache' })).toBe('Cache-Control no-cache, expected private, no-store');
+    expect(cachingProblem(cart, 'anonymous', { 'cache-control': 'private, no-store' })).toBeNull();
+    const search = { method: 'GET', url: '/api/products/search', access: 'public' } as const;
+    expect(cachingProblem(search, 'customer', { 'cache-control': 'private, no-store' })).toBe('a shared answer marked private, no-store');
+    expect(cachingProblem(search, 'customer', {})).toBeNull();
+    const image = { method: 'GET', url: '/uploads/:key', access: 'public' } as const;
+    expect(cachingProblem(image, 'admin', { 'cache-control': 'no-cache' })).toBe('Cache-Control no-cache, expected public, max-age=31536000, immutable (as before)');
+    const product = { method: 'GET', url: '/api/products/:id', access: 'public' } as const;
+    expect(cachingProblem(product, 'anonymous', { vary: 'accept-encoding' })).toBe("a visitor's answer without Vary: Cookie (Vary accept-encoding)");
+    expect(cachingProblem(product, 'anonymous', { vary: 'accept-encoding, Cookie' })).toBeNull();
+    expect(cachingProblem(product, 'admin', { vary: 'Cookie' })).toBe('Cache-Control undefined, expected private, no-store');
+    expect(cachingProblem({ method: 'GET', url: '/api/brand-new', access: 'public' }, 'anonymous', {}))
+      .toBe('a public route missing from PUBLIC_CACHING: say who may keep its answers');
+  });
+
   it('answers every route, for every role, with the declared status', async () => {
     const failures: string[] = [];
     const counts = { public: 0, user: 0, admin: 0 };
     const statuses = new Map<number, number>();
     let requests = 0;
     let sockets = 0;
+    let cachingChecked = 0;
     for (const route of routes) {
       const declaration = MATRIX[declarationKey(route)];
       if (!declaration) {
@@ -518,6 +590,9 @@ describe(`access matrix (${TEST_DB})`, () => {
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
         const expected = declaration.expect[role];
         const where = `${routeKey(route)} as ${role}`;
+        const caching = cachingProblem(route, role, res.headers);
+        if (caching) failures.push(`${where} (${res.statusCode}): ${caching}`);
+        else cachingChecked += 1;
         if (res.statusCode !== expected) {
           failures.push(`${where}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 200)}`);
           continue;
@@ -534,7 +609,7 @@ describe(`access matrix (${TEST_DB})`, () => {
     const total = counts.public + counts.user + counts.admin;
     console.info(
       `access matrix (${TEST_DB}): ${total} HTTP routes (${counts.public} public, ${counts.user} user, ${counts.admin} admin) x ${ROLES.length} roles = ${requests} requests (+ ${sockets} websocket route, below); ` +
-      `statuses ${[...statuses.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ')}; ${failures.length} not as declared`,
+      `statuses ${[...statuses.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ')}; caching headers as declared on ${cachingChecked}; ${failures.length} not as declared`,
     );
     expect(failures).toEqual([]);
   }, 180_000);

@@ -24,6 +24,7 @@ import { registerMetrics } from './lib/metrics.ts';
 import { registerMultipart } from './lib/multipart.ts';
 import { createOpsGuard, type OpsAccess } from './lib/ops-access.ts';
 import { registerOriginCheck } from './lib/origin-check.ts';
+import { registerPrivateAnswers } from './lib/private-answers.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { createFailoverRateLimiter, createMemoryRateLimiter, type RateLimiter } from './lib/rate-limit.ts';
 import { createRedisClient } from './lib/redis.ts';
@@ -34,6 +35,7 @@ import { RESPONSE_TTL_MS, wantsFresh } from './modules/products/cached-response.
 import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
 import { chatSocketRoutes } from './modules/chat/index.ts';
+import { LEAD_ACTIVITY_JOB } from './modules/leads/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerDrainHeaders } from './modules/health/shutdown.ts';
 import { createUploadStore } from './modules/uploads/index.ts';
@@ -112,9 +114,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerMailJobs(jobRunner, {
     db: database.db, smtpUrl: deps.mailer ? undefined : config.smtpUrl, from: config.mailFrom, sealer: mailSealer, eraseEveryMs: config.cleanupEveryMs,
   });
-  // Finished periodic jobs (one row per period) and sent-mail jobs are deleted after a week.
+  // Finished periodic jobs (one row per period), sent-mail jobs and recorded lead interactions (one
+  // per add-to-cart) are deleted after a week.
   jobRunner.register(JOBS_PRUNE_JOB, async () => ({
-    deleted: await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), [MAIL_SEND_JOB]),
+    deleted: await pruneFinishedJobs(database.db, new Date(Date.now() - 7 * 86_400_000), [MAIL_SEND_JOB, LEAD_ACTIVITY_JOB]),
   }));
   jobRunner.schedule(JOBS_PRUNE_JOB, config.cleanupEveryMs);
   app.addHook('onReady', async () => { ctx.jobs.start(); });
@@ -167,6 +170,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     cookieSecure: config.cookieSecure,
   });
+  // Cache-Control: private, no-store on every answer for one caller, from the route's declared access.
+  registerPrivateAnswers(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -208,7 +213,8 @@ function registerOpsAccess(app: App, ctx: AppContext) {
     if (route.url === API_DOCS_PREFIX || route.url.startsWith(`${API_DOCS_PREFIX}/`)) access = ctx.config.ops.apiDocs;
     else if (route.url === '/metrics') access = ctx.config.ops.metrics;
     if (!access) return;
-    route.config = { ...route.config, access: 'public' };
+    // Behind a token or an administrator's session, its answers are not for a shared cache.
+    route.config = { ...route.config, access: 'public', ...(access === 'protected' ? { private: true } : {}) };
     if (access === 'protected') {
       const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
       route.onRequest = [guard, ...existing] as typeof route.onRequest;

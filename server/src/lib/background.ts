@@ -2,9 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * Work done after the response has gone: the answer cannot depend on it, so neither its result nor
- * its duration can be observed by the caller (sign-up and forgot-password answer the same, equally
- * fast, whether or not an account exists). A failure is logged; nothing is retried here (mail has
- * the outbox for that).
+ * its duration can be observed by the caller (sign-up, forgot-password and the newsletter answer the
+ * same, equally fast, whether or not an account exists). A failure is logged; nothing is retried
+ * here, and work queued here is lost with the process: only for work that may be lost (those routes
+ * ask the database whether it answers before they answer). Work that must happen (a lead update, a
+ * mail, a supplier order) is a job (lib/jobs.ts), written with the change that causes it.
  */
 export interface BackgroundTasks {
   /** Queues `task` to start after the current response has been written. */

@@ -4,7 +4,8 @@
  *
  * - Enqueue with `enqueueJob(tx, { kind, dedupeKey, payload })` inside the transaction that causes the
  *   work (the job exists exactly when the change committed). `(kind, dedupeKey)` is unique: a second
- *   enqueue of the same work is a no-op, so a replayed request never makes a second job.
+ *   enqueue of the same work is a no-op, so a replayed request never makes a second job. A change
+ *   made by one hand-written statement writes its job in that statement (`jobInsertSql`, a CTE).
  * - A runner (`createJobRunner`, one per app instance, `app.ctx.jobs`) claims due jobs of the kinds it
  *   has handlers for with `FOR UPDATE SKIP LOCKED`, under a lease (`locked_until`). Several instances
  *   therefore never run the same job at once; a job claimed by an instance that died is claimed again
@@ -35,7 +36,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../db/client.ts';
 import { jobs, type JobStatus } from '../db/schema.ts';
@@ -105,6 +106,21 @@ export async function enqueueJob(db: Executor, input: EnqueueInput): Promise<{ i
   const [existing] = await db.select({ id: jobs.id }).from(jobs)
     .where(and(eq(jobs.kind, input.kind), eq(jobs.dedupeKey, input.dedupeKey))).limit(1);
   return { id: existing?.id ?? id, created: false };
+}
+
+/**
+ * The INSERT of a job made by a hand-written statement that makes the change itself (a data-modifying
+ * CTE of that statement: `with written as (...), job as (${jobInsertSql(...)}) select ...`): the job
+ * exists exactly when the change committed, at no extra round trip. One job per row of `source` (a
+ * FROM item over the statement's CTEs, at most one row: the id is made here), none when the change
+ * wrote nothing; `dedupeKey` and `payload` are SQL over that row. A key already queued makes no
+ * second job, as with enqueueJob.
+ */
+export function jobInsertSql(input: { kind: string; dedupeKey: SQL; payload: SQL; maxAttempts?: number }, source: SQL): SQL {
+  return sql`insert into ${jobs} (id, kind, dedupe_key, payload, max_attempts)
+    select ${newId()}::char(24), ${input.kind}::text, ${input.dedupeKey}, ${input.payload}, ${input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}::int
+    from ${source}
+    on conflict (kind, dedupe_key) do nothing`;
 }
 
 /** The job of a kind and key, if any. */

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { acceptsGzip } from './compression.ts';
 import type { HtmlTransform } from './context.ts';
+import { PRIVATE_NO_STORE } from './private-answers.ts';
 import { fillTemplate, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
 
 /** The shared cache the anonymous pages are micro-cached in (the catalogue's: product writes clear it). */
@@ -168,9 +169,11 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
     const page = (clean ? await rendered(request) : null) ?? { status: 200, html: await transformed(request, clean) };
     void reply
       .status(page.status)
-      // A page rendered for a signed-in visitor is theirs alone.
-      .header('cache-control', isAnonymous(request) ? 'no-cache' : 'private, no-cache')
-      .header('vary', 'accept-encoding')
+      // A page rendered for a signed-in visitor holds who they are and their cart: theirs alone, kept
+      // by no cache (as every personal answer, lib/private-answers.ts). Any other request with a
+      // cookie is not shared either; and the page depends on the cookies (theme, session).
+      .header('cache-control', request.renderedForViewer ? PRIVATE_NO_STORE : isAnonymous(request) ? 'no-cache' : 'private, no-cache')
+      .header('vary', 'accept-encoding, cookie')
       .type('text/html; charset=utf-8');
     if (page.html.length < PAGE_GZIP_THRESHOLD || !acceptsGzip(request)) return reply.send(page.html);
     // Once per cached page: the micro-cache hands the same object to every visitor it serves.

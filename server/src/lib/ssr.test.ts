@@ -201,7 +201,9 @@ describe('server rendering of the storefront', () => {
       }
       expect(res.body, `${who} ${url}`).not.toContain('set-cookie');
       expect(res.headers['set-cookie'], `${who} ${url}`).toBeUndefined();
-      expect(res.headers['cache-control'], `${who} ${url}`).toBe(who === 'anonymous' ? 'no-cache' : 'private, no-cache');
+      // A page with the visitor's name and cart in it is kept by no cache (issue 32); every page varies by cookie.
+      expect(res.headers['cache-control'], `${who} ${url}`).toBe(who === 'anonymous' ? 'no-cache' : 'private, no-store');
+      expect(res.headers.vary, `${who} ${url}`).toBe('accept-encoding, cookie');
     }
     // Only the anonymous pages went through the shared page cache (per URL, host and theme).
     const pageKeys = remember.mock.calls.map(([key]) => key).filter((key) => key.startsWith('page\u0000'));

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
 import { SMALL_JSON_COMPRESSION as compress } from '../../lib/compression.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { recordLeadActivity } from '../leads/index.ts';
+import { cartLeadJobSql } from '../leads/index.ts';
 import * as s from './cart.schemas.ts';
 import { clearCart, getCart, removeCartItem } from './get-cart.ts';
 import { mergeCart } from './merge-cart.ts';
-import { setCartItem } from './set-cart-item.ts';
+import { setCartItem, type WrittenLine } from './set-cart-item.ts';
 
 const user = { access: 'user' } as const;
 
@@ -26,17 +26,14 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/cart/items', { config: user, schema: s.addCartItemSchema, compress }, async (request) => {
     const shopper = requireUser(request);
-    const cart = await setCartItem(db, { userId: shopper.id, ...request.body, mode: 'add' });
     // Carting is the strongest buying signal short of an order: the shopper's lead (made on first
-    // contact) gets the product among its products of interest and a high interest level.
-    const line = cart.cartItems.find((i) => i._id === request.body.productId);
-    if (line && !shopper.isAdmin) {
-      app.ctx.background.run('cart lead', () => recordLeadActivity(db, {
-        userId: shopper.id, userName: shopper.name, userEmail: shopper.email,
-        productsOfInterest: [{ productId: line._id, name: line.name }], interestSignal: 'high',
-      }));
-    }
-    return cart;
+    // contact) gets the product among its products of interest and a high interest level. That
+    // update is a job written by the statement that writes the line (no extra round trip), so it
+    // happens exactly when the line was written, whatever becomes of the database meanwhile.
+    return setCartItem(db, {
+      userId: shopper.id, ...request.body, mode: 'add',
+      ...(shopper.isAdmin ? {} : { withAdded: (line: WrittenLine) => cartLeadJobSql(shopper, line.at, line) }),
+    });
   });
 
   app.put('/cart/items/:productId', { config: user, schema: s.updateCartItemSchema, compress }, async (request) =>

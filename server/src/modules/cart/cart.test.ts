@@ -1,9 +1,10 @@
 import { CART_MAX_LINES, type Cart } from '@shop/contracts';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartItems, leads, products } from '../../db/schema.ts';
+import { cartItems, jobs, leads, products } from '../../db/schema.ts';
+import { LEAD_ACTIVITY_JOB } from '../leads/index.ts';
 import { addToCart, call, createProduct } from '../../test/commerce-factories.ts';
-import { createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
+import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
 
 describe('cart API', () => {
   let t: TestApp;
@@ -15,6 +16,9 @@ describe('cart API', () => {
     bob = await createUser(t);
   });
   afterAll(async () => { await t.close(); });
+  /** The lead jobs queued for a shopper, oldest first. */
+  const leadJobsOf = async (userId: string) => (await t.database.db.select().from(jobs)
+    .where(and(eq(jobs.kind, LEAD_ACTIVITY_JOB), sql`${jobs.payload}->>'userId' = ${userId}`)).orderBy(jobs.createdAt, jobs.id));
 
   it('requires a signed-in user on every cart route', async () => {
     for (const [method, url] of [
@@ -63,7 +67,7 @@ describe('cart API', () => {
     expect(before?.interestLevel).toBe('low');
     const p = await createProduct(t, { countInStock: 5 });
     await addToCart(t, u, p.id, 1);
-    await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue(); // the lead update is a job
     const after = (await leadOf())!;
     expect(after.interestLevel).toBe('high');
     expect(after.productsOfInterest.map((x) => x.productId)).toEqual([p.id, first.id]);
@@ -73,12 +77,71 @@ describe('cart API', () => {
     // A shopper with no lead yet gets one on the first item carted; a refused add changes nothing.
     const v = await createUser(t);
     expect((await call(t, v, 'POST', '/api/cart/items', { productId: p.id, quantity: 99 })).status).toBe(400);
-    await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue();
     expect(await t.database.db.select().from(leads).where(eq(leads.userId, v.id))).toHaveLength(0);
+    expect(await leadJobsOf(v.id)).toEqual([]);
     await addToCart(t, v, p.id, 1);
-    await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue();
     const created = (await t.database.db.select().from(leads).where(eq(leads.userId, v.id)))[0]!;
     expect(created).toMatchObject({ interestLevel: 'high', productsOfInterest: [{ productId: p.id, name: p.name }], status: 'new' });
+  });
+
+  it('the lead update of an add-to-cart is a job written with the line: one per cart change, none for an administrator', async () => {
+    const u = await createUser(t, { name: 'Jo Jobs' });
+    const p = await createProduct(t, { countInStock: 5 });
+    await addToCart(t, u, p.id, 1);
+    // Written by the add itself (the job exists as soon as the line does), not yet run.
+    const [job] = await leadJobsOf(u.id);
+    expect(job).toMatchObject({
+      status: 'pending', attempts: 0,
+      payload: { userId: u.id, userName: 'Jo Jobs', userEmail: u.email, interestSignal: 'high', productsOfInterest: [{ productId: p.id, name: p.name }] },
+    });
+    const [line] = await t.database.db.select().from(cartItems).where(eq(cartItems.userId, u.id));
+    expect(job!.payload.at).toBe(line!.updatedAt.toISOString());
+    expect(job!.dedupeKey).toBe(`cart:${u.id}:${p.id}:${line!.updatedAt.toISOString()}`);
+    expect(await t.database.db.select().from(leads).where(eq(leads.userId, u.id))).toHaveLength(0);
+    await t.app.ctx.jobs.runDue();
+    expect((await leadJobsOf(u.id)).map((j) => j.status)).toEqual(['done']);
+    expect((await t.database.db.select().from(leads).where(eq(leads.userId, u.id)))[0]).toMatchObject({
+      userName: 'Jo Jobs', interestLevel: 'high', productsOfInterest: [{ productId: p.id, name: p.name }], lastInteraction: line!.updatedAt,
+    });
+    // Each add is a change of the cart: a job each (the same product again moves it to the front again).
+    const q = await createProduct(t, { countInStock: 5 });
+    await addToCart(t, u, q.id, 1);
+    await addToCart(t, u, p.id, 2);
+    expect(await leadJobsOf(u.id)).toHaveLength(3);
+    await t.app.ctx.jobs.runDue();
+    expect((await t.database.db.select().from(leads).where(eq(leads.userId, u.id)))[0]!.productsOfInterest.map((x) => x.productId)).toEqual([p.id, q.id]);
+    // An administrator's cart is not a lead.
+    const admin = await createAdmin(t);
+    await addToCart(t, admin, p.id, 1);
+    expect(await leadJobsOf(admin.id)).toEqual([]);
+  });
+
+  it('a lead update the database refuses is retried by the job runner until the lead is updated', async () => {
+    const u = await createUser(t, { name: 'Rita Retry' });
+    const p = await createProduct(t, { countInStock: 5 });
+    // The database refuses every write to leads for a while (as during an outage, or a lock timeout).
+    await t.database.db.execute(sql.raw("create function refuse_lead_writes() returns trigger language plpgsql as $$ begin raise exception 'leads are unavailable'; end $$"));
+    await t.database.db.execute(sql.raw('create trigger refuse_lead_writes before insert or update on leads for each row execute function refuse_lead_writes()'));
+    try {
+      await addToCart(t, u, p.id, 1); // the add itself is not held up
+      expect(await t.app.ctx.jobs.runDue()).toBe(1);
+      const [failed] = await leadJobsOf(u.id);
+      expect(failed).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Unexpected error (see the server log)' });
+      expect(failed!.runAt.getTime()).toBeGreaterThan(Date.now()); // retried after a backoff
+      expect(await t.database.db.select().from(leads).where(eq(leads.userId, u.id))).toHaveLength(0);
+    } finally {
+      await t.database.db.execute(sql.raw('drop trigger refuse_lead_writes on leads'));
+      await t.database.db.execute(sql.raw('drop function refuse_lead_writes()'));
+    }
+    // The backoff has passed: the next attempt records the lead.
+    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(and(eq(jobs.kind, LEAD_ACTIVITY_JOB), eq(jobs.status, 'pending')));
+    expect(await t.app.ctx.jobs.runDue()).toBe(1);
+    expect(await leadJobsOf(u.id)).toMatchObject([{ status: 'done', attempts: 2 }]);
+    expect((await t.database.db.select().from(leads).where(eq(leads.userId, u.id)))[0]).toMatchObject({
+      userName: 'Rita Retry', interestLevel: 'high', productsOfInterest: [{ productId: p.id, name: p.name }],
+    });
   });
 
   it('POST with an existing product replaces its quantity (add from product page sends existing+1)', async () => {

@@ -2,7 +2,7 @@ import {
   CART_ITEM_NOT_FOUND_MESSAGE, CART_MAX_LINES, CHOOSE_VARIANT_MESSAGE, OUT_OF_STOCK_MESSAGE, PRODUCT_NOT_FOUND_MESSAGE,
   VARIANT_NOT_FOUND_MESSAGE, type Cart,
 } from '@shop/contracts';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { cartItems, products, productVariants } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -22,21 +22,39 @@ export async function findSellableProduct(db: Db, productId: string): Promise<Ca
   return p;
 }
 
+/** The line an add wrote, as SQL over its statement's own rows (for work written with it). */
+export interface WrittenLine {
+  productId: SQL;
+  name: SQL;
+  /** The FROM item holding the written line (no row when nothing was written). */
+  from: SQL;
+  /** The time written on the line. */
+  at: Date;
+}
+
+/**
+ * More to write in the same statement as an added line: a data-modifying CTE over the written line
+ * (the lead's job, see leads/cartLeadJobSql), committed with the line or not at all, at no extra
+ * round trip.
+ */
+export type WithWrittenLine = (line: WrittenLine) => SQL;
+
 /**
  * Sets the quantity of one cart line. `mode: 'add'` creates the line when missing (POST cart/items),
  * `mode: 'update'` requires it (PUT cart/items/{productId}). The quantity may not exceed stock.
+ * `withAdded` (adds only) is written by the statement that writes the line.
  */
 export async function setCartItem(
   db: Db,
-  input: { userId: string; productId: string; quantity: number; mode: 'add' | 'update'; variantId?: string | null },
+  input: { userId: string; productId: string; quantity: number; mode: 'add' | 'update'; variantId?: string | null; withAdded?: WithWrittenLine },
 ): Promise<Cart> {
   const { userId, productId, quantity } = input;
   const variantId = input.variantId ?? null;
-  if (input.mode === 'add' && variantId === null) return addCartItem(db, userId, productId, quantity);
+  if (input.mode === 'add' && variantId === null) return addCartItem(db, userId, productId, quantity, input.withAdded);
   const product = await findSellableProduct(db, productId);
   assertNoneDiscontinued([product]);
   const variant = await resolveVariant(db, productId, variantId, mainVidOf(product));
-  if (input.mode === 'add') return addVariantLine(db, userId, product, variant!, quantity);
+  if (input.mode === 'add') return addVariantLine(db, userId, product, variant!, quantity, input.withAdded);
   if (quantity > (variant ? variant.countInStock : product.countInStock)) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
   const updated = await db.update(cartItems).set({ quantity, name: product.name, updatedAt: new Date() })
     .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.variantId, variant ? variant.id.trim() : '')))
@@ -77,10 +95,13 @@ export async function resolveVariant(db: Executor, productId: string, variantId:
  * Adds (sets the quantity of) a variant line: written only when the variant is on sale with enough
  * stock and the cart has room (one statement, so the checks and the write see the same rows).
  */
-async function addVariantLine(db: Db, userId: string, product: CartLineProduct, variant: VariantRow, quantity: number): Promise<Cart> {
-  const at = new Date().toISOString();
+async function addVariantLine(db: Db, userId: string, product: CartLineProduct, variant: VariantRow, quantity: number, withAdded?: WithWrittenLine): Promise<Cart> {
+  const now = new Date();
+  const at = now.toISOString();
   const vid = variant.id.trim();
+  const also = withAdded ? sql`, also as (${withAdded({ productId: sql`w.product_id`, name: sql`w.name`, from: sql`written w`, at: now })})` : sql``;
   const { rows } = (await db.execute(sql`
+    with written as (
     insert into ${cartItems} (user_id, product_id, variant_id, quantity, name, created_at, updated_at)
     select ${userId}::char(24), v.product_id, ${vid}::text, ${quantity}::int, ${product.name}::text, ${at}::timestamptz, ${at}::timestamptz
     from ${productVariants} v
@@ -89,7 +110,9 @@ async function addVariantLine(db: Db, userId: string, product: CartLineProduct, 
            or exists (select 1 from ${cartItems} where user_id = ${userId}::char(24) and product_id = v.product_id and variant_id = ${vid}::text))
     on conflict (user_id, product_id, variant_id)
       do update set quantity = excluded.quantity, name = excluded.name, updated_at = excluded.updated_at
-    returning product_id`)) as unknown as { rows: unknown[] };
+    returning product_id, name
+    )${also}
+    select product_id from written`)) as unknown as { rows: unknown[] };
   if (!rows.length) {
     if (quantity > variant.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
     throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
@@ -108,9 +131,11 @@ const variantList = (alias: string) => sql.raw(selectList(cartVariantColumns, al
  * insert's `returning` and replaces the old copy of that line. Row kinds: 0 the product as read,
  * 1 the written line, 2 the cart's other lines; lines in cart order (created_at, product id).
  */
-async function addCartItem(db: Db, userId: string, productId: string, quantity: number): Promise<Cart> {
+async function addCartItem(db: Db, userId: string, productId: string, quantity: number, withAdded?: WithWrittenLine): Promise<Cart> {
   if (!isId(productId)) throw notFound(PRODUCT_NOT_FOUND_MESSAGE);
-  const at = new Date().toISOString();
+  const now = new Date();
+  const at = now.toISOString();
+  const also = withAdded ? sql`, also as (${withAdded({ productId: sql`w.product_id`, name: sql`w.name`, from: sql`written w`, at: now })})` : sql``;
   const { rows } = (await db.execute(sql`
     with p as materialized (
       select * from ${products} where id = ${productId}::char(24)
@@ -124,7 +149,7 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
       on conflict (user_id, product_id, variant_id)
         do update set quantity = excluded.quantity, name = excluded.name, updated_at = excluded.updated_at
       returning product_id, quantity, name, created_at
-    )
+    )${also}
     select * from (
       select 0 as kind, p.id as line_product_id, ''::text as line_variant_id, null::int as line_quantity, null::text as line_name, null::timestamptz as line_created_at,
         ${productList('p')}, ${variantList('nv')}, exists (select 1 from ${productVariants} pv where pv.product_id = p.id) as has_variants
@@ -147,7 +172,7 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
     // A product with variants: the line is for one of them (the only one on sale, or a choice).
     if (first?.has_variants === true) {
       const variant = await resolveVariant(db, productId, null, mainVidOf(product));
-      if (variant) return addVariantLine(db, userId, product, variant, quantity);
+      if (variant) return addVariantLine(db, userId, product, variant, quantity, withAdded);
     }
     if (quantity > product.countInStock) throw badRequest(OUT_OF_STOCK_MESSAGE, undefined, 'OUT_OF_STOCK');
     throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);

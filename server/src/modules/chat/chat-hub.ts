@@ -11,6 +11,8 @@ export interface ChatIdentity {
   email: string;
   isAdmin: boolean;
   isGuest: boolean;
+  /** A signed-in user's session: what they send is stored only while it lives with these rights (store-message.ts). */
+  sessionId?: string;
 }
 
 /** Where an event goes: one conversation's participants (the customer's sockets), the administrators, or everyone. */

@@ -7,7 +7,7 @@ import { createChatService, type ChatService } from './chat-service.ts';
 /** The signed-in user (auth cookie) or else the guest of the signed guest-session cookie; null for neither. */
 export function chatIdentityOf(request: FastifyRequest, secret: string): ChatIdentity | null {
   const u = request.user;
-  if (u) return { id: u.id, name: u.name, email: u.email, isAdmin: u.isAdmin, isGuest: false };
+  if (u) return { id: u.id, name: u.name, email: u.email, isAdmin: u.isAdmin, isGuest: false, sessionId: u.sessionId };
   const guest = verifyGuestSession(secret, request.cookies[GUEST_COOKIE]);
   if (guest) return { id: guest.guestId, name: guest.name, email: guest.email, isAdmin: false, isGuest: true };
   return null;

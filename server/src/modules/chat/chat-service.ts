@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { users } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { badRequest, notFound, tooManyRequests } from '../../lib/errors.ts';
-import { recordLeadActivity } from '../leads/index.ts';
+import { enqueueLeadActivity } from '../leads/index.ts';
+import { newId } from '../../lib/ids.ts';
 import type { Assistant } from './assistant/answer.ts';
 import { welcomeGreeting } from './assistant/built-in-assistant.ts';
 import { createAssistant } from './assistant/answer.ts';
@@ -12,7 +13,7 @@ import { createShopTools } from './assistant/shop-tools.ts';
 import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
-import { storeMessage } from './store-message.ts';
+import { storeMessage, type SenderRights } from './store-message.ts';
 import { chatConversations, chatMessages } from '../../db/schema.ts';
 import { enqueueJob } from '../../lib/jobs.ts';
 
@@ -54,6 +55,13 @@ export interface ChatService {
   limitAi(identity: ChatIdentity): Promise<void>;
 }
 
+/**
+ * The rights a signed-in sender writes with (their session, as administrator or not), checked by the
+ * message's INSERT: none for a guest (their session is the signed cookie, ended through the hub).
+ */
+const rightsOf = (identity: ChatIdentity): SenderRights | undefined =>
+  (identity.sessionId && !identity.isGuest ? { sessionId: identity.sessionId, userId: identity.id, isAdmin: identity.isAdmin } : undefined);
+
 /** How the assistant's messages are signed (sender 'ai'). */
 export const AI_SENDER = { senderId: 'ai', senderName: 'AI Assistant', senderEmail: '' };
 
@@ -92,16 +100,19 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
 
   // A lead row is written at most every LEAD_REFRESH_MS per person unless the message carries news
   // (a product asked about, a buying signal): a chatty conversation must not queue a write per line.
+  // The write is a durable job (leads/lead-jobs.ts), keyed by what caused it (`cause`): queued here,
+  // it happens even if the database refuses it for a while. Never rejects (a failure to queue is
+  // logged: the database is then down, and the message itself could not be stored either).
   const lastLeadWrite = new Map<string, number>();
-  function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>) {
+  function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>, cause: string): Promise<void> {
     const signal = interestSignalOf(text, products);
     const now = Date.now();
-    if (!products.length && signal === 'low' && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return;
+    if (!products.length && signal === 'low' && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return Promise.resolve();
     lastLeadWrite.set(identity.id, now);
     if (lastLeadWrite.size > 50_000) lastLeadWrite.clear();
-    ctx.background.run('chat lead', () => recordLeadActivity(db, {
+    return enqueueLeadActivity(db, {
       userId: identity.id, userName: identity.name, userEmail: identity.email, productsOfInterest: products, interestSignal: signal,
-    }));
+    }, `chat:${cause}`).catch((err: unknown) => log.error({ err }, 'chat: the lead update could not be queued'));
   }
 
   async function replyWithAi(identity: ChatIdentity, userMessage: ChatMessage, opts: { fallback?: boolean } = {}): Promise<ChatMessage | null> {
@@ -119,7 +130,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         : "I'm sorry, I couldn't process your message right now. Please try again later.";
       if (!(err instanceof Error && 'statusCode' in err)) log.error({ err }, 'chat: assistant failed');
     }
-    recordLead(identity, userMessage.content, products);
+    const lead = recordLead(identity, userMessage.content, products, `${opts.fallback ? 'fallback' : 'reply'}:${userMessage.id}`);
     const { message } = await storeMessage(db, {
       conversationOwner: { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest },
       sender: 'ai', ...AI_SENDER, recipientId: identity.id,
@@ -127,6 +138,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       clientId: opts.fallback ? `fallback:${userMessage.id}` : `ai:${userMessage.id}`,
       ...(opts.fallback ? { fallback: true } : {}),
     });
+    // Queued beside the answer's INSERT, and in before the answer goes out.
+    await lead;
     const presented = presentMessage(message);
     await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
     return presented;
@@ -171,7 +184,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         const owner = await resolveRecipient(input.recipientId);
         const { message, isDuplicate } = await storeMessage(db, {
           conversationOwner: owner, sender: 'admin', senderId: identity.id, senderName: identity.name, senderEmail: identity.email,
-          recipientId: owner.id, content, clientId: input.clientId ?? null,
+          recipientId: owner.id, content, clientId: input.clientId ?? null, rights: rightsOf(identity),
         });
         const presented = presentMessage(message);
         if (!isDuplicate) {
@@ -183,6 +196,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       const { message, isDuplicate } = await storeMessage(db, {
         conversationOwner: { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest },
         sender: 'user', senderId: identity.id, senderName: identity.name, senderEmail: identity.email, content, clientId: input.clientId ?? null,
+        rights: rightsOf(identity),
       });
       const presented = presentMessage(message);
       if (isDuplicate) return { message: presented, isDuplicate, reply: Promise.resolve(null) };
@@ -190,7 +204,7 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
       const adminAnswers = !identity.isGuest && (await hub.isAdminOnline());
       if (adminAnswers) {
-        recordLead(identity, content, []);
+        await recordLead(identity, content, [], `message:${presented.id}`);
         // If no administrator answers in time, the assistant will (the job runs once, on any instance).
         // One wait per conversation at a time: a customer writing several lines queues one job.
         const now = Date.now();
@@ -218,13 +232,13 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       });
       const presented = presentMessage(message);
       if (!isDuplicate) await hub.publish({ to: 'user', userId: identity.id }, { type: 'message', message: presented });
-      recordLead(identity, '', []);
+      await recordLead(identity, '', [], `greeting:${identity.id}`);
       return presented;
     },
     async answer(identity, text) {
       await limitAi(identity);
       const answer = await assistant({ id: identity.id, name: identity.name, isGuest: identity.isGuest, isSignedIn: !identity.isGuest }, text);
-      recordLead(identity, text, answer.products);
+      await recordLead(identity, text, answer.products, `question:${newId()}`);
       return answer.text;
     },
   };

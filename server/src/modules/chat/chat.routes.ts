@@ -6,7 +6,10 @@ import * as s from './chat.schemas.ts';
 import { GUEST_COOKIE, GUEST_SESSION_DAYS, newGuestId, signGuestSession } from './guest-session.ts';
 import { getChatById, getOwnHistory, listAllHistory, listConversationMessages } from './read-messages.ts';
 
-const publicWithUser = { access: 'public', optionalUser: true } as const;
+// Public routes whose answers are the caller's own (their session, or their guest chat's cookie):
+// Cache-Control: private, no-store (lib/private-answers.ts).
+const personal = { access: 'public', private: true } as const;
+const publicWithUser = { ...personal, optionalUser: true } as const;
 export const GUEST_SESSIONS_PER_IP_PER_HOUR = 20;
 export const NOT_IN_CHAT = 'Please sign in or start a guest chat first';
 
@@ -22,13 +25,13 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     return identity;
   };
 
-  app.get('/chat/verify-guest', { config: { access: 'public' }, schema: s.verifyGuestSchema }, async (request) => {
+  app.get('/chat/verify-guest', { config: personal, schema: s.verifyGuestSchema }, async (request) => {
     const identity = await identityOf(request);
     if (!identity?.isGuest || request.user) return { success: false as const };
     return { success: true as const, guestId: identity.id, name: identity.name, email: identity.email };
   });
 
-  app.post('/chat/guest-session', { config: { access: 'public' }, schema: s.guestSessionSchema }, async (request, reply) => {
+  app.post('/chat/guest-session', { config: personal, schema: s.guestSessionSchema }, async (request, reply) => {
     const limit = await rateLimiter.hit(`chat:guest-session:${request.ip}`, GUEST_SESSIONS_PER_IP_PER_HOUR, 3600);
     if (!limit.allowed) {
       reply.header('retry-after', String(limit.retryAfterSeconds));
@@ -42,7 +45,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     return { name: session.name, guestId: session.guestId };
   });
 
-  app.post('/chat/end-guest-session', { config: { access: 'public' }, schema: s.endGuestSessionSchema }, async (request, reply) => {
+  app.post('/chat/end-guest-session', { config: personal, schema: s.endGuestSessionSchema }, async (request, reply) => {
     await endGuestChat(app.ctx, app.log, request, reply);
     return { message: 'Guest session ended' };
   });
@@ -63,7 +66,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/chat/history', { config: { access: 'user' }, schema: s.historySchema }, async (request) =>
     getOwnHistory(db, requireUser(request).id, request.query.after));
 
-  app.get('/chat/guest-history', { config: { access: 'public' }, schema: s.guestHistorySchema }, async (request) => {
+  app.get('/chat/guest-history', { config: personal, schema: s.guestHistorySchema }, async (request) => {
     const identity = await identityOf(request);
     if (!identity?.isGuest || identity.id !== request.query.guestId) throw notFound('Chat not found');
     return { messages: await listConversationMessages(db, identity.id, request.query.after) };

@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors.ts';
 import { ORIGIN_NOT_ALLOWED, requestOrigin } from '../../lib/origin-check.ts';
 import type { ChatIdentity, ChatSocket } from './chat-hub.ts';
 import { checkClientFrame, createInvalidFrameCounter } from './frame-guard.ts';
+import { rightsChanged } from './store-message.ts';
 import { activeChatIdentityOf, chatIdentityOf, chatServiceFor } from './chat-identity.ts';
 import { createHeartbeatWheel } from './heartbeat-wheel.ts';
 import { createSocketLimiter } from './socket-limit.ts';
@@ -132,7 +133,7 @@ export async function chatSocketRoutes(app: FastifyInstance) {
 
   app.get(CHAT_SOCKET_PATH, {
     websocket: true,
-    config: { access: 'public', optionalUser: true },
+    config: { access: 'public', optionalUser: true, private: true },
     schema: { hide: true },
     preValidation: async (request, reply) => {
       if (!originAllowed(request, config.publicUrl)) return reply.status(403).send({ message: ORIGIN_NOT_ALLOWED });
@@ -224,17 +225,31 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       }
     };
 
-    /** Checks the account again (rights may have changed on any instance) and closes the socket if need be. */
-    const recheck = async () => {
-      if (closed) return;
+    /**
+     * Set once this socket's rights are known to be gone (a frame was refused, or a re-check found
+     * the session ended or the role changed): every later frame is refused without any work, while
+     * the close is on its way.
+     */
+    let rightsLost = false;
+    /**
+     * Checks the account again (rights may have changed on any instance) and closes the socket if
+     * need be. Resolves whether the socket keeps its rights.
+     */
+    const recheck = async (): Promise<boolean> => {
+      if (closed || rightsLost) return false;
       if (identity.isGuest) {
-        if (await hub.isGuestEnded(identity.id)) closeWith(CHAT_CLOSE_SIGNED_OUT, 'Chat session ended');
-        return;
+        if (!(await hub.isGuestEnded(identity.id))) return true;
+        rightsLost = true;
+        closeWith(CHAT_CLOSE_SIGNED_OUT, 'Chat session ended');
+        return false;
       }
-      if (!sessionId) return;
+      if (!sessionId) return true;
       const user = await findSessionUser(app.ctx.db, sessionId, identity.id);
+      if (user && user.isAdmin === identity.isAdmin) return true;
+      rightsLost = true;
       if (!user) closeWith(CHAT_CLOSE_SIGNED_OUT, 'Signed out'); // session ended, password changed, account deleted
-      else if (user.isAdmin !== identity.isAdmin) closeWith(CHAT_CLOSE_REAUTHENTICATE, 'Rights changed'); // demoted (or promoted)
+      else closeWith(CHAT_CLOSE_REAUTHENTICATE, 'Rights changed'); // demoted (or promoted)
+      return false;
     };
     const target: ChatSocket = {
       send: (data: string) => { if (socket.readyState === socket.OPEN) socket.send(data); },
@@ -298,8 +313,12 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       if (frame.type === 'pong') { hub.touch(identity); return; }
       if (frame.type === 'ping') { target.send(JSON.stringify({ type: 'pong' })); return; }
       if (frame.type === 'activity') {
+        if (rightsLost) return;
         hub.touch(identity);
-        if (identity.isAdmin) hub.activity(identity);
+        // An administrator's heartbeat keeps them online for customers (an elevated right): it is
+        // honoured only once the database says they still are one (issue 32). Rare (every 15 s per
+        // tab), so the read costs nothing worth saving; a customer's heartbeat reads nothing.
+        if (identity.isAdmin) return recheck().then((kept) => { if (kept) hub.activity(identity); });
         return;
       }
       const clientId = frame.clientId;
@@ -308,12 +327,18 @@ export async function chatSocketRoutes(app: FastifyInstance) {
       return (async () => {
         if (!(await attached.then(() => true, () => false))) return; // refused (too many sockets) or failed
         if (closed) return;
+        if (rightsLost) throw rightsChanged();
+        // The message's INSERT checks this socket's session and role (store-message.ts): a frame
+        // handled after a sign-out, demotion, deletion or password change committed is refused,
+        // whichever instance did it and whether or not this one has been told yet.
         const result = await service.send(identity, { content, clientId, recipientId: identity.isAdmin ? recipient : undefined }, ip);
         if (result.message && clientId) sendTo(socket, { type: 'ack', clientId, message: result.message });
       })().catch((err: unknown) => {
         const message = err instanceof AppError && err.statusCode < 500 ? err.message : 'Message could not be sent. Please try again.';
         if (!(err instanceof AppError)) app.log.error({ err }, 'chat: sending failed');
         sendTo(socket, { type: 'error', message, ...(clientId ? { clientId } : {}) });
+        // Refused for its rights: the socket closes with the code that tells the client what to do.
+        if (err instanceof AppError && err.code === 'RIGHTS_CHANGED' && !rightsLost) target.recheck?.();
       });
     }));
 

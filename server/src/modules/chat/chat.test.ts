@@ -256,7 +256,7 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const id = c.send('what is the price of the Nova X5 smartphone?');
     const ack = await c.waitFor(isAck(id));
     await c.waitFor(isMessage((m) => m.clientId === `ai:${ack.message.id}`));
-    await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue(); // the lead updates are jobs
     const leadOf = async () => (await t.database.db.select().from(leads).where(eq(leads.userId, g.body.guestId)))[0]!;
     expect(await leadOf()).toMatchObject({ userName: 'Lena Lead', userEmail: 'lena@example.com', interestLevel: 'medium', status: 'new' });
     expect((await leadOf()).productsOfInterest.map((p) => p.name)).toEqual(['Nova X5 Smartphone']);
@@ -264,7 +264,7 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const id2 = c.send('I want to buy the pulse fit smartwatch');
     const ack2 = await c.waitFor(isAck(id2));
     await c.waitFor(isMessage((m) => m.clientId === `ai:${ack2.message.id}`));
-    await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue(); // the lead updates are jobs
     expect(await leadOf()).toMatchObject({ status: 'contacted', notes: 'Called her', interestLevel: 'high' });
     expect((await leadOf()).productsOfInterest.map((p) => p.name)).toEqual(['Pulse Fit Smartwatch', 'Nova X5 Smartphone']);
   });

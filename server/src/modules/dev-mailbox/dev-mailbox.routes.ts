@@ -11,7 +11,7 @@ export const devMailboxRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   if (!ctx.config.devMailbox) return;
   app.get('/dev/mailbox', {
-    config: { access: 'public' },
+    config: { access: 'public', private: true }, // everyone's mail: never kept by a cache
     schema: { querystring: devMailboxQuerySchema, response: { 200: devMailboxResponseSchema } },
   }, async (request) => ({
     messages: await listDevMailbox({ db: ctx.db, sealer: ctx.mailSealer }, request.query.limit),

@@ -3,6 +3,7 @@ import {
 } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { registerLeadJobs } from './lead-jobs.ts';
 import { listLeads } from './list-leads.ts';
 import { updateLead } from './update-lead.ts';
 
@@ -14,6 +15,7 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, e
 /** Sales leads for the back office (the chat module creates and updates them through recordLeadActivity). */
 export const leadsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
+  registerLeadJobs(app.ctx.jobs, db);
 
   app.get('/chat/leads', {
     config: admin,

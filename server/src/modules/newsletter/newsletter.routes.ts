@@ -17,6 +17,9 @@ export const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
     const { email } = request.body;
     await enforceRateLimits(ctx.rateLimiter, reply, [`newsletter:ip:${request.ip}`, `newsletter:email:${email}`], config.authRateLimit);
     const baseUrl = config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
+    // As sign-up: during a database outage the visitor gets the outage's 503 (the same for every
+    // address), not a "check your e-mail" for work that could not be stored.
+    await ctx.database.ping();
     ctx.background.run('newsletter-subscribe', async () => { await subscribeToNewsletter({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl); });
     return reply.status(202).send({ message: NEWSLETTER_SUBSCRIBED });
   });

@@ -84,4 +84,19 @@ describe('newsletter subscriptions', () => {
     expect((await unsubscribe({ token })).statusCode).toBe(400);
     expect((await unsubscribe({ token: fresh })).statusCode).toBe(200);
   });
+
+  it('while the database does not answer: the outage 503 with Retry-After, not a "check your e-mail" for work nobody stored', async () => {
+    const ping = t.database.ping;
+    t.database.ping = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    try {
+      const res = await subscribe({ email: 'outage-reader@example.com' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBeDefined();
+    } finally {
+      t.database.ping = ping;
+    }
+    expect(await mailsTo('outage-reader@example.com')).toBe(0);
+    expect((await subscribe({ email: 'outage-reader@example.com' })).statusCode).toBe(202);
+    expect(await mailsTo('outage-reader@example.com')).toBe(1);
+  });
 });

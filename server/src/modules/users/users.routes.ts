@@ -27,6 +27,12 @@ import {
   signOutSchema, signUpSchema, updateProfileSchema,
 } from './users.schemas.ts';
 
+/**
+ * Public routes whose answers are the caller's own (their profile, their session's cookies):
+ * Cache-Control: private, no-store (lib/private-answers.ts).
+ */
+const personal = { access: 'public', private: true } as const;
+
 /** Accounts and sessions: sign-up/in/out, refresh, current user, profile, password recovery. */
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -65,7 +71,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(202).send({ message: SIGNUP_CHECK_EMAIL });
   });
 
-  app.post('/users/confirm-signup', { config: { access: 'public' }, schema: confirmSignUpSchema }, async (request, reply) => {
+  app.post('/users/confirm-signup', { config: personal, schema: confirmSignUpSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'confirm-signup', hashToken(request.body.token));
     const { user, tokens } = await confirmSignUp(sessionDeps, request.body.token, meta(request));
     setAuthCookies(reply, cookieOptions, tokens);
@@ -73,7 +79,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send(presentUser(user));
   });
 
-  app.post('/users/signin', { config: { access: 'public' }, schema: signInSchema }, async (request, reply) => {
+  app.post('/users/signin', { config: personal, schema: signInSchema }, async (request, reply) => {
     const { email } = request.body;
     await signInGuard.beforeAttempt(reply, request.ip, email);
     let result;
@@ -89,13 +95,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     return presentUser(result.user);
   });
 
-  app.post('/users/signout', { config: { access: 'public' }, schema: signOutSchema }, async (request, reply) => {
+  app.post('/users/signout', { config: personal, schema: signOutSchema }, async (request, reply) => {
     await signOut(sessionDeps, { refreshToken: request.cookies[REFRESH_COOKIE], accessToken: request.cookies[ACCESS_COOKIE] });
     clearAuthCookies(reply, config.cookieSecure);
     return { message: SIGNED_OUT_MESSAGE };
   });
 
-  app.post('/users/refresh-token', { config: { access: 'public' }, schema: refreshTokenSchema }, async (request, reply) => {
+  app.post('/users/refresh-token', { config: personal, schema: refreshTokenSchema }, async (request, reply) => {
     try {
       const { user, tokens } = await refreshSession(sessionDeps, request.cookies[REFRESH_COOKIE]);
       // null: another tab just rotated this token; its browser already holds the new cookies
@@ -107,7 +113,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   });
 
-  app.get('/users/current', { config: { access: 'public', optionalUser: true }, schema: currentUserSchema }, async (request) => {
+  app.get('/users/current', { config: { ...personal, optionalUser: true }, schema: currentUserSchema }, async (request) => {
     if (request.user) return presentUser(request.user);
     // The access cookie lapsed but the session lives: ask the client to refresh rather than answer "signed out".
     if (await isRefreshTokenLive(ctx.db, request.cookies[REFRESH_COOKIE])) throw new AppError(401, ACCESS_TOKEN_EXPIRED, 'ACCESS_TOKEN_EXPIRED');

@@ -100,7 +100,7 @@ describe('the assistant keeps to the shop (issue 19)', () => {
       answers.push(answer.message.id);
       void clientId;
     }
-    await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue(); // the lead updates are jobs
     const [lead] = await t.database.db.select().from(leads).where(eq(leads.userId, guestId));
     return lead;
   }
