@@ -34,7 +34,7 @@ export const PRODUCT_OPTION_MESSAGES = {
   variantValueUnknown: (label: string, name: string, value: string) => `${label}: '${value}' is not a value of option '${name}'`,
   variantTaken: (name: string) => `Two variants are both '${name}'`,
   variantId: (label: string) => `${label} names a variant this product does not have`,
-  variantStockRequired: (label: string) => `${label}: count in stock is required for a new variant`,
+  variantStockRequired: 'Count in stock is required for a new variant',
   skuMax: `SKU must be at most ${SKU_MAX} characters`,
   skuTaken: (sku: string) => `SKU '${sku}' is used by two variants`,
   imageMax: `Image must be at most ${VARIANT_IMAGE_MAX} characters`,
@@ -181,7 +181,7 @@ export function parseProductVariants(input: {
     }
     let countInStock: number | null = null;
     if (raw.countInStock === undefined || raw.countInStock === null) {
-      if (id === null) fail(`${at}.countInStock`, T.variantStockRequired(label));
+      if (id === null) fail(`${at}.countInStock`, T.variantStockRequired);
     } else {
       const stock = stockField.safeParse(toNumber(raw.countInStock));
       if (stock.success) countInStock = stock.data;
