@@ -69,6 +69,19 @@ export function initialVariants(product: Product): VariantsState {
 /** A new combination's inputs: the product's price, no stock, on sale. */
 export const newDraft = (price: string): VariantDraft => ({ _id: null, price, countInStock: '0', stockWas: null, sku: '', image: '', enabled: true });
 
+/**
+ * The state with inputs for every combination the options now make: a new combination starts at
+ * `price` (kept as it is once made, so editing one row never moves another).
+ */
+export function fillDrafts(state: VariantsState, price: string): VariantsState {
+  const options = completeOptions(state.options);
+  const missing = optionCombinations(options).map((values) => keyOf(options.map((o) => values[o.name]!))).filter((key) => !state.drafts[key]);
+  if (!missing.length) return state;
+  const drafts = { ...state.drafts };
+  for (const key of missing) drafts[key] = newDraft(price);
+  return { ...state, drafts };
+}
+
 /** One row per combination of the complete options' values, in order (S / Red, S / Blue, M / Red...). */
 export function variantRows(state: VariantsState, defaultPrice: string): VariantRowDraft[] {
   const options = completeOptions(state.options);
