@@ -94,18 +94,23 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     setValue('countInStock', totals.stock);
   }, [usesOptions, totals.lowest, totals.stock, setValue, form.formState.isSubmitted]);
 
-  useEffect(() => {
-    if (isVariantsChecked) setVariantErrors(checkVariants(variants, rows, { isOnSale, saleDiscount }));
-  }, [isVariantsChecked, variants, rows, isOnSale, saleDiscount]);
-
+  // After a save was tried, every change is checked again (so a fixed error goes away as it is fixed).
+  const changeVariants = (next: VariantsState) => {
+    setVariants(next);
+    if (isVariantsChecked) setVariantErrors(checkVariants(next, variantRows(next, ''), { isOnSale, saleDiscount }));
+  };
   const changeOptions = (options: OptionDraft[]) => {
     const price = form.getValues('price');
-    setVariants((state) => fillDrafts({ ...state, options }, Number.isFinite(price) && price > 0 ? String(price) : ''));
+    changeVariants(fillDrafts({ ...variants, options }, Number.isFinite(price) && price > 0 ? String(price) : ''));
   };
   const changeVariant = (key: string, patch: Partial<VariantDraft>) =>
-    setVariants((state) => ({ ...state, drafts: { ...state.drafts, [key]: { ...state.drafts[key]!, ...patch } } }));
-  const focusFirstVariantError = () =>
-    requestAnimationFrame(() => variantsRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    changeVariants({ ...variants, drafts: { ...variants.drafts, [key]: { ...variants.drafts[key]!, ...patch } } });
+  // The first field in error takes the focus once the errors are on screen.
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (focusRequest) variantsRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+  const focusFirstVariantError = () => setFocusRequest((n) => n + 1);
 
   const uploadFile = async (e: ChangeEvent<HTMLInputElement>, target: 'image' | 'images') => {
     const input = e.target;
