@@ -117,12 +117,12 @@ function OptionsPicker({ variants, options, chosenId, onChoose }: {
               return (
                 <label
                   key={value}
-                  className={`btn btn-sm ${isPicked ? 'btn-primary' : 'btn-outline-secondary'}${possible ? '' : ' disabled'}${soldOut ? ' text-decoration-line-through' : ''}`}
+                  className={`shop-choice btn btn-sm ${isPicked ? 'btn-primary' : 'btn-outline-secondary'}${possible ? '' : ' disabled'}${soldOut ? ' text-decoration-line-through' : ''}`}
                   style={{ minWidth: '2.75rem' }}
                 >
                   <input
                     type="radio"
-                    className="visually-hidden-focusable form-check-input"
+                    className="visually-hidden"
                     name={`option-${o.name}`}
                     value={value}
                     checked={isPicked}
