@@ -11,6 +11,8 @@ import { createAdmin, createTestApp, createUser, TEST_DB, type TestApp, type Tes
 import { answerBuiltIn } from '../chat/assistant/built-in-assistant.ts';
 import { createShopTools } from '../chat/assistant/shop-tools.ts';
 import { expireUnpaidOrders } from '../orders/release-stock.ts';
+import { productJsonLd } from '../seo/product-page-tags.ts';
+import { findProductRow } from './product-rows.ts';
 
 type Refused = { message: string; code?: string; fieldErrors?: Record<string, string> };
 
@@ -83,6 +85,10 @@ describe(`own products with options and variants (issue 34), on ${TEST_DB}`, () 
     expect(card.productVariants).toBeUndefined();
     const search = await call<ProductSearchResponse>(t, null, 'GET', '/api/products/search?query=classic%20tee&price=1-20', undefined);
     expect(search.body.products.map((p) => p._id)).toContain(tee._id);
+
+    // Search engines read the range too (schema.org AggregateOffer).
+    const row = (await findProductRow(t.database.db, eq(products.id, tee._id)))!;
+    expect(productJsonLd(row, 'https://shop.example.com/p', 'https://shop.example.com').offers).toMatchObject({ '@type': 'AggregateOffer', lowPrice: '20.00', highPrice: '22.00' });
 
     // A sale discount applies to every variant.
     const onSale = await put(tee._id, formBody(tee, { isOnSale: true, saleDiscount: 10 }));
