@@ -85,6 +85,8 @@ describe('ProductForm: options and variants', () => {
     renderForm(plain);
     await addOption(0, 'Size', 'S, M');
     await user.click(screen.getByRole('button', { name: 'Add option' }));
+    // The new option's name takes the focus.
+    expect(within(screen.getByTestId('option-1')).getByLabelText('Option name')).toHaveFocus();
     await user.clear(screen.getByLabelText('Price of M'));
     await user.click(update());
 
@@ -97,6 +99,7 @@ describe('ProductForm: options and variants', () => {
 
     // Removing the empty option leaves the price error, checked again as the form changes.
     await user.click(screen.getByRole('button', { name: 'Remove option 2' }));
+    expect(screen.getByRole('button', { name: 'Add option' })).toHaveFocus();
     expect(await screen.findByText('Price must be greater than 0')).toBeInTheDocument();
     expect(screen.getByLabelText('Price of M')).toHaveAttribute('aria-invalid', 'true');
     await user.type(screen.getByLabelText('Price of M'), '21');

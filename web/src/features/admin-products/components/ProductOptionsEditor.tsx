@@ -1,5 +1,5 @@
 import { MAX_PRODUCT_OPTIONS } from '@shop/contracts';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { addValues, newOptionKey, type OptionDraft } from '../lib/variant-drafts';
 
 function Feedback({ id, message }: { id: string; message: string | undefined }) {
@@ -12,15 +12,22 @@ function Feedback({ id, message }: { id: string; message: string | undefined }) 
 }
 
 /** One option: its name, its values as removable chips, and a field that adds values ("S, M, L", Enter or Add). */
-function OptionEditor({ option, index, errors, onChange, onRemove }: {
+function OptionEditor({ option, index, errors, isNew, onChange, onRemove }: {
   option: OptionDraft;
   index: number;
   errors: Record<string, string>;
+  /** Just added: its name field takes the focus. */
+  isNew: boolean;
   onChange: (next: OptionDraft) => void;
   onRemove: () => void;
 }) {
   const uid = useId();
   const [typed, setTyped] = useState('');
+  const nameRef = useRef<HTMLInputElement>(null);
+  const valuesRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (isNew) nameRef.current?.focus();
+  }, [isNew]);
   const nameError = errors[`options.${index}.name`];
   const valuesError = errors[`options.${index}.values`];
   const label = option.name.trim() || `option ${index + 1}`;
@@ -48,6 +55,7 @@ function OptionEditor({ option, index, errors, onChange, onRemove }: {
             Option name
           </label>
           <input
+            ref={nameRef}
             id={`${uid}-name`}
             type="text"
             className={`form-control form-control-sm${nameError ? ' is-invalid' : ''}`}
@@ -77,7 +85,11 @@ function OptionEditor({ option, index, errors, onChange, onRemove }: {
                   className="btn-close btn-close-white"
                   style={{ fontSize: '0.6rem' }}
                   aria-label={`Remove ${value} from ${label}`}
-                  onClick={() => onChange({ ...option, values: option.values.filter((v) => v !== value) })}
+                  onClick={() => {
+                    onChange({ ...option, values: option.values.filter((v) => v !== value) });
+                    // The button goes with the chip: the focus stays in the option.
+                    valuesRef.current?.focus();
+                  }}
                 />
               </li>
             ))}
@@ -87,6 +99,7 @@ function OptionEditor({ option, index, errors, onChange, onRemove }: {
         )}
         <div className="input-group input-group-sm">
           <input
+            ref={valuesRef}
             type="text"
             className={`form-control${valuesError ? ' is-invalid' : ''}`}
             aria-label={`Add values to ${label}`}
@@ -120,6 +133,13 @@ export function ProductOptionsEditor({ options, errors, onChange }: {
   onChange: (options: OptionDraft[]) => void;
 }) {
   const optionsError = errors.options;
+  const addRef = useRef<HTMLButtonElement>(null);
+  // The option added last (its name takes the focus); removing one hands the focus to Add option.
+  const [addedKey, setAddedKey] = useState<string | null>(null);
+  const [focusAdd, setFocusAdd] = useState(0);
+  useEffect(() => {
+    if (focusAdd) addRef.current?.focus();
+  }, [focusAdd]);
   return (
     <fieldset className="mb-3">
       <legend className="form-label fs-6 mb-1">Options</legend>
@@ -132,16 +152,25 @@ export function ProductOptionsEditor({ options, errors, onChange }: {
           option={option}
           index={i}
           errors={errors}
+          isNew={option.key === addedKey}
           onChange={(next) => onChange(options.map((o) => (o.key === option.key ? next : o)))}
-          onRemove={() => onChange(options.filter((o) => o.key !== option.key))}
+          onRemove={() => {
+            onChange(options.filter((o) => o.key !== option.key));
+            setFocusAdd((n) => n + 1);
+          }}
         />
       ))}
       {optionsError && <div className="invalid-feedback d-block mb-2">{optionsError}</div>}
       <button
+        ref={addRef}
         type="button"
         className="btn btn-outline-primary btn-sm"
         disabled={options.length >= MAX_PRODUCT_OPTIONS}
-        onClick={() => onChange([...options, { key: newOptionKey(), name: '', values: [] }])}
+        onClick={() => {
+          const key = newOptionKey();
+          setAddedKey(key);
+          onChange([...options, { key, name: '', values: [] }]);
+        }}
       >
         Add option
       </button>
