@@ -15,3 +15,4 @@ export * from './chat.ts';
 export * from './dates.ts';
 export * from './dev-mailbox.ts';
 export * from './pages.ts';
+export * from './product-options.ts';

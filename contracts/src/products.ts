@@ -36,6 +36,38 @@ export const cjDataSchema = z.looseObject({
 });
 export type CjData = z.infer<typeof cjDataSchema>;
 
+/** An option a product is sold in: Size with S, M, L (issue 34). */
+export const productOptionSchema = z.object({
+  name: z.string(),
+  values: z.array(z.string()),
+});
+export type ProductOption = z.infer<typeof productOptionSchema>;
+
+/**
+ * A variant on sale, as the product pages show it: a supplier product's variant, or one combination
+ * of an own product's options ("M / Red"). Public: no supplier cost.
+ */
+export const sellableVariantSchema = z.object({
+  _id: idSchema,
+  vid: z.string(),
+  /** The variant's name, e.g. "Blue XL" (supplier) or "M / Red" (an own product's option values). */
+  name: z.string(),
+  /** The choice it stands for (colour, size...); '' for an own product's variant (its name says it). */
+  variantKey: z.string(),
+  image: z.string(),
+  /** Our selling price before the product's sale discount. */
+  price: z.number(),
+  /** What the shopper pays (sale discount applied). */
+  finalPrice: z.number(),
+  countInStock: z.number().int(),
+  enabled: z.boolean(),
+  /** Own products: the variant's value of each option ({ Size: 'M', Colour: 'Red' }). */
+  options: z.record(z.string(), z.string()).optional(),
+  /** Own products: the shop's stock-keeping unit ('' when none). */
+  sku: z.string().optional(),
+});
+export type SellableVariant = z.infer<typeof sellableVariantSchema>;
+
 export const productSchema = z.object({
   _id: idSchema,
   name: z.string(),
@@ -60,6 +92,18 @@ export const productSchema = z.object({
   cjData: cjDataSchema.nullable().optional(),
   /** Only admin listings carry it: a product created by "Create Product" and never saved valid. */
   isDraft: z.boolean().optional(),
+  /**
+   * An own product with options (issue 34): the options, in the order the shopper chooses them. Its
+   * `price` is then the lowest price of its variants on sale and `countInStock` their sum.
+   */
+  options: z.array(productOptionSchema).optional(),
+  /** With options, when its variants on sale differ in price: the lowest and highest price paid ("From $X"). */
+  priceRange: z.object({ min: z.number(), max: z.number() }).optional(),
+  /**
+   * With options, on one product (GET products/slug/{slug}, products/{id}): its variants on sale
+   * (every variant, switched-off ones too, for an administrator), as a supplier product's page lists them.
+   */
+  productVariants: z.array(sellableVariantSchema).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -247,6 +291,23 @@ export const productFormSchema = z
 export type ProductForm = z.output<typeof productFormSchema>;
 
 const numberLike = (message: string) => z.union([z.number(), z.string()], { error: message }).nullable();
+
+/** One variant of PUT products/{id} (issue 34); numbers may arrive as numeric strings (form inputs). */
+export const productVariantInputSchema = z.object({
+  /** A variant of this product to change; left out for a new one (or one matched by its options). */
+  _id: z.string({ error: 'Variant ID must be text' }).nullable().optional(),
+  /** Its value of each of the product's options. */
+  options: z.record(z.string(), z.string({ error: 'Option values must be text' }), { error: 'Variant options must be { name: value }' }),
+  price: numberLike(M.price).optional(),
+  /** Required for a new variant; an existing one keeps its stock when it is left out. */
+  countInStock: numberLike(M.countInStock).optional(),
+  /** The stock the form loaded, sent with a changed countInStock: 409 when orders changed it since. */
+  countInStockWas: z.number({ error: 'Count in stock was must be a whole number' }).int('Count in stock was must be a whole number').min(0).optional(),
+  sku: z.string({ error: 'SKU must be text' }).nullable().optional(),
+  image: z.string({ error: 'Image must be text' }).nullable().optional(),
+  enabled: z.boolean({ error: 'Enabled must be true or false' }).optional(),
+}, { error: 'Each variant must be { options, price, countInStock, ... }' });
+export type ProductVariantInput = z.infer<typeof productVariantInputSchema>;
 const textLike = (message: string) => z.string({ error: message }).nullable();
 /**
  * Body of PUT products/{id}. Fields left out keep their stored value; the product as it will be
@@ -274,6 +335,16 @@ export const productUpdateBodySchema = z.object({
    * Optional: a client that leaves it out gets its `countInStock` written as before.
    */
   countInStockWas: z.number({ error: 'Count in stock was must be a whole number' }).int('Count in stock was must be a whole number').min(0).optional(),
+  /**
+   * Options and variants (issue 34), sent together: the product's options and one variant per
+   * combination sold. Variants left out are deleted, or switched off when they have orders. The
+   * rules are `parseProductVariants` (product-options.ts). `[]` and `[]` make a product without options.
+   */
+  options: z.array(z.object({
+    name: z.string({ error: 'Option name is required' }).nullable().optional(),
+    values: z.array(z.string({ error: 'Option values must be text' }), { error: 'Option values must be a list' }).nullable().optional(),
+  }, { error: 'Each option must be { name, values }' }), { error: 'Options must be a list of { name, values }' }).nullable().optional(),
+  variants: z.array(productVariantInputSchema, { error: 'Variants must be a list' }).nullable().optional(),
 }, { error: M.idRequired });
 export type ProductUpdateBody = z.infer<typeof productUpdateBodySchema>;
 

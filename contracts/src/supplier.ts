@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
-import { productSchema } from './products.ts';
+import { productSchema, sellableVariantSchema } from './products.ts';
 import { CJ_MAX_PAGE_SIZE, CJ_PAGE_SIZE, SUPPLIER_ORDER_STATUSES, SUPPLIER_SOURCES } from './supplier-constants.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -23,24 +23,6 @@ export type CjVariant = z.infer<typeof cjVariantSchema>;
 /** A variant as a saved product keeps it (in cjData): no supplier cost, which shoppers must not see. */
 export const cjStoredVariantSchema = cjVariantSchema.omit({ variantSellPrice: true });
 export type CjStoredVariant = z.infer<typeof cjStoredVariantSchema>;
-
-/** A variant of a saved supplier product as the shop sells it (public: no supplier cost). */
-export const sellableVariantSchema = z.object({
-  _id: idSchema,
-  vid: z.string(),
-  /** The variant's name, e.g. "Blue XL". */
-  name: z.string(),
-  /** The choice it stands for (colour, size...). */
-  variantKey: z.string(),
-  image: z.string(),
-  /** Our selling price before the product's sale discount. */
-  price: z.number(),
-  /** What the shopper pays (sale discount applied). */
-  finalPrice: z.number(),
-  countInStock: z.number().int(),
-  enabled: z.boolean(),
-});
-export type SellableVariant = z.infer<typeof sellableVariantSchema>;
 
 /** A variant as the back office sees it: with the supplier's cost and our margin. */
 export const savedVariantSchema = sellableVariantSchema.extend({

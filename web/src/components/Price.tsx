@@ -36,3 +36,12 @@ export function Price({ price, finalPrice, isOnSale, saleDiscount, showDiscount 
     </span>
   );
 }
+
+/** A product whose variants differ in price (issue 34): 'From $X', X the lowest price paid. */
+export function FromPrice({ min, className }: { min: number; className?: string }) {
+  return (
+    <span className={className}>
+      <span className="fw-bold">From {formatMoney(min)}</span>
+    </span>
+  );
+}

@@ -19,6 +19,12 @@ describe('ProductCard', () => {
     expect(screen.queryByText('On Sale')).not.toBeInTheDocument();
   });
 
+  it("variants that differ in price: 'From' the lowest price paid (issue 34)", () => {
+    renderPage(<ProductCard product={makeProduct({ name: 'Classic Tee', price: 20, finalPrice: 18, isOnSale: true, saleDiscount: 10, priceRange: { min: 18, max: 19.8 } })} />);
+    expect(screen.getByText('From $18.00')).toBeInTheDocument();
+    expect(screen.queryByText('$20.00')).not.toBeInTheDocument();
+  });
+
   it('rounds the stars to half steps and keeps them within 0 to 5', () => {
     const filledOf = (rating: number) => {
       const { unmount } = renderPage(<ProductCard product={makeProduct({ rating })} />);

@@ -3,14 +3,14 @@ import { CARD_IMAGE_SIZES } from '@shop/contracts/images';
 import { paths } from '../lib/paths';
 import { responsiveImage } from '../lib/images';
 import { PlainLink } from './PlainLink';
-import { hasSaleDiscount, Price } from './Price';
+import { FromPrice, hasSaleDiscount, Price } from './Price';
 import { Rating } from './Rating';
 
 export type ProductCardProduct = Pick<
   Product,
   '_id' | 'name' | 'slug' | 'image' | 'price' | 'finalPrice' | 'rating' | 'numReviews' | 'countInStock' | 'isTodaysDeal' | 'isGift' | 'isOnSale' | 'saleDiscount'
 > &
-  Partial<Pick<Product, 'cjData'>>;
+  Partial<Pick<Product, 'cjData' | 'priceRange'>>;
 
 // Square box reserved before the image arrives, so the grid never shifts.
 const imageStyle = { aspectRatio: '1 / 1', objectFit: 'contain', width: '100%', height: 'auto' } as const;
@@ -24,7 +24,7 @@ interface ProductCardProps {
   sizes?: string;
 }
 
-/** A product in a grid: image, name, rating with review count, price (sale price struck through) and badges. */
+/** A product in a grid: image, name, rating with review count, price (sale price struck through, or 'From $X' when its variants differ in price) and badges. */
 export function ProductCard({ product, isPriority = false, headingLevel: Heading = 'h2', sizes = CARD_IMAGE_SIZES.home }: ProductCardProps) {
   // Saved supplier (CJ) products have their own page.
   const href = product.cjData ? paths.cjProduct(product.slug) : paths.product(product.slug);
@@ -57,7 +57,12 @@ export function ProductCard({ product, isPriority = false, headingLevel: Heading
           </PlainLink>
         </Heading>
         <Rating rating={product.rating} numReviews={product.numReviews} />
-        <Price className="mt-auto" price={product.price} finalPrice={product.finalPrice} isOnSale={product.isOnSale} saleDiscount={product.saleDiscount} />
+        {product.priceRange ? (
+          // Variants that differ in price: the lowest price paid.
+          <FromPrice className="mt-auto" min={product.priceRange.min} />
+        ) : (
+          <Price className="mt-auto" price={product.price} finalPrice={product.finalPrice} isOnSale={product.isOnSale} saleDiscount={product.saleDiscount} />
+        )}
       </div>
     </div>
   );

@@ -6,6 +6,12 @@ import { createdAtColumn as createdAt, idColumn as id, users } from './users.ts'
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
+/** An option a product is sold in (Size with S, M, L), in the order the shopper chooses them. */
+export interface ProductOptionData {
+  name: string;
+  values: string[];
+}
+
 export interface CjData {
   pid: string;
   variants: Array<{ vid: string; [key: string]: unknown }>;
@@ -52,6 +58,10 @@ export const products = pgTable(
     supplierSyncedAt: timestamp('supplier_synced_at', { withTimezone: true }),
     /** Set by the refresh when the supplier's cost rose above our price: not sold until repriced or confirmed. */
     supplierBelowCostAt: timestamp('supplier_below_cost_at', { withTimezone: true }),
+    /** The shop's own products: the options it is sold in ([] without options; 0080). */
+    options: jsonb('options').$type<ProductOptionData[]>().notNull().default([]),
+    /** With options: the highest price of its variants on sale (`price` is the lowest); null without. */
+    variantPriceMax: numeric('variant_price_max', { precision: 12, scale: 2, mode: 'number' }),
   },
   (t) => [
     uniqueIndex('products_slug_key').on(t.slug),
@@ -92,7 +102,10 @@ export const reviews = pgTable(
   ],
 );
 
-/** The variants of a supplier product, each sold on its own (own products have none). */
+/**
+ * The variants of a product, each sold on its own with its own price and stock: a supplier product's
+ * variants (vid is the supplier's), or the combinations of an own product's options (vid is the id).
+ */
 export const productVariants = pgTable(
   'product_variants',
   {
@@ -109,6 +122,10 @@ export const productVariants = pgTable(
     position: integer('position').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** An own product's variant: its value of each option ({ Size: 'M', Colour: 'Red' }); {} for supplier variants. */
+    options: jsonb('options').$type<Record<string, string>>().notNull().default({}),
+    /** The shop's stock-keeping unit ('' when none). */
+    sku: text('sku').notNull().default(''),
   },
   (t) => [
     uniqueIndex('product_variants_product_vid_key').on(t.productId, t.vid),

@@ -1,13 +1,29 @@
 import { sql } from 'drizzle-orm';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../client.ts';
-import { products, reviews } from '../schema.ts';
+import { products, productVariants, reviews } from '../schema.ts';
 import { DEMO_CATALOGUE, REVIEW_COMMENTS, REVIEWER_NAMES } from './catalogue-data.ts';
 import { DEMO_VIEWS, demoImageKey, demoSlug } from './demo-images.ts';
 import { mulberry32 } from '../../lib/seeded-random.ts';
 
 
 const DAY = 86_400_000;
+
+/**
+ * Demo products sold in options (issue 34): each combination is a variant with its own price and
+ * stock; the product's price is the lowest and its stock their sum, as the product form saves them.
+ */
+const DEMO_OPTIONS: Record<string, { option: string; variants: Array<{ value: string; price: number; stock: number; sku: string }> }> = {
+  'Everyday Cotton T-Shirt': {
+    option: 'Size',
+    variants: [
+      { value: 'S', price: 19.99, stock: 8, sku: 'URB-TEE-S' },
+      { value: 'M', price: 19.99, stock: 12, sku: 'URB-TEE-M' },
+      { value: 'L', price: 19.99, stock: 10, sku: 'URB-TEE-L' },
+      { value: 'XL', price: 21.99, stock: 4, sku: 'URB-TEE-XL' },
+    ],
+  },
+};
 
 export interface CatalogueSeedResult {
   products: number;
@@ -17,7 +33,7 @@ export interface CatalogueSeedResult {
 /**
  * Seeds the demo catalogue into an empty products table: 64 products over 10 categories, each with
  * three image views, and reviews by demo reviewers; some on sale, some today's deals, some gifts,
- * some out of stock. Deterministic. The images are not drawn here: their URLs are demo image keys
+ * some out of stock, one sold in sizes (DEMO_OPTIONS). Deterministic. The images are not drawn here: their URLs are demo image keys
  * that the upload store draws on first request or after the start (demo-images.ts).
  */
 export async function seedCatalogue(db: Db, now = Date.now()): Promise<CatalogueSeedResult> {
@@ -27,6 +43,7 @@ export async function seedCatalogue(db: Db, now = Date.now()): Promise<Catalogue
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T;
 
   const productRows: Array<typeof products.$inferInsert> = [];
+  const variantRows: Array<typeof productVariants.$inferInsert> = [];
   const reviewRows: Array<typeof reviews.$inferInsert> = [];
   let index = 0;
 
@@ -76,11 +93,29 @@ export async function seedCatalogue(db: Db, now = Date.now()): Promise<Catalogue
         createdAt,
         updatedAt: createdAt,
       });
+      const sold = DEMO_OPTIONS[item.name];
+      if (sold) {
+        const row = productRows[productRows.length - 1]!;
+        Object.assign(row, {
+          options: [{ name: sold.option, values: sold.variants.map((v) => v.value) }],
+          price: Math.min(...sold.variants.map((v) => v.price)),
+          variantPriceMax: Math.max(...sold.variants.map((v) => v.price)),
+          countInStock: sold.variants.reduce((sum, v) => sum + v.stock, 0),
+        });
+        sold.variants.forEach((v, position) => {
+          const variantId = newId(createdAt.getTime() + position + 1);
+          variantRows.push({
+            id: variantId, productId: id, vid: variantId, name: v.value, options: { [sold.option]: v.value }, sku: v.sku,
+            price: v.price, countInStock: v.stock, position, createdAt, updatedAt: createdAt,
+          });
+        });
+      }
     }
   }
 
   await db.transaction(async (tx) => {
     await tx.insert(products).values(productRows);
+    if (variantRows.length) await tx.insert(productVariants).values(variantRows);
     await tx.insert(reviews).values(reviewRows);
   });
   return { products: productRows.length, reviews: reviewRows.length };

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { readColumns } from '../../db/raw-rows.ts';
 import { cartItems, products, productVariants } from '../../db/schema.ts';
+import { hasOptions } from '../products/index.ts';
 import { variantColumns, type VariantRow } from '../supplier/index.ts';
 import { cartProductColumns, presentCartItem, type CartProductRow } from './cart.presenter.ts';
 
@@ -60,9 +61,12 @@ export async function findCartLines(db: Executor, userId: string): Promise<CartL
     .orderBy(asc(cartItems.createdAt), asc(cartItems.productId), asc(cartItems.variantId));
 }
 
-/** A line is sellable: its product is, and a variant line's variant exists and is switched on. */
+/**
+ * A line is sellable: its product is, and a variant line's variant exists and is switched on (a
+ * line without a variant, of a product that has since been given options, is not).
+ */
 export const isLineAvailable = (l: Pick<CartLine, 'product' | 'variant' | 'variantId'>): boolean =>
-  isAvailable(l.product) && (l.variantId === '' || (!!l.variant && l.variant.enabled));
+  isAvailable(l.product) && (l.variantId === '' ? !hasOptions(l.product) : (!!l.variant && l.variant.enabled));
 
 /** Where one cart line is (user, product, variant). */
 const lineWhere = (userId: string, productId: string, variantId: string) =>
@@ -91,7 +95,11 @@ export async function settleCart(db: Executor, userId: string, lines: CartLine[]
       await db.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.variantId, ''), inArray(cartItems.productId, plain.map((l) => l.productId))));
     }
     for (const l of gone.filter((g) => g.variantId !== '')) await db.delete(cartItems).where(lineWhere(userId, l.productId, l.variantId));
-    for (const l of gone) notices.push(`'${l.name}' is no longer available and was removed from your cart`);
+    for (const l of gone) {
+      notices.push(l.variantId === '' && l.product && isAvailable(l.product) && hasOptions(l.product)
+        ? `'${l.name}' now comes in options and was removed from your cart: choose one on its page`
+        : `'${l.name}' is no longer available and was removed from your cart`);
+    }
   }
   const items: CartItem[] = [];
   for (const line of lines) {

@@ -1,13 +1,16 @@
 import { ORDER_MESSAGES, type Order } from '@shop/contracts';
-import { asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once.ts';
 import type { Executor } from '../../db/client.ts';
-import { orderItems, orders, supplierShipments, users } from '../../db/schema.ts';
+import { orderItems, orders, products, supplierShipments, users } from '../../db/schema.ts';
 import type { AuthUser } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { holdsSupplierProducts } from '../supplier/index.ts';
 import { presentOrder, type OrderItemRow, type OrderWithLines } from './orders.presenter.ts';
+
+/** Whether an order line sold a supplier product (its tracking is the supplier's parcel's; own products' variants are not). */
+const lineFromSupplier = sql<boolean>`exists (select 1 from ${products} p where p.id = ${orderItems.productId} and p.cj_data is not null)`;
 
 /** Orders with their lines and customer name, newest first. */
 export async function loadOrders(db: Executor, where?: SQL, limit?: number): Promise<OrderWithLines[]> {
@@ -16,7 +19,7 @@ export async function loadOrders(db: Executor, where?: SQL, limit?: number): Pro
     .where(where).orderBy(desc(orders.createdAt), desc(orders.id));
   const rows = limit ? await base.limit(limit) : await base;
   if (!rows.length) return [];
-  const lines = await db.select().from(orderItems)
+  const lines = await db.select({ ...getTableColumns(orderItems), fromSupplier: lineFromSupplier }).from(orderItems)
     .where(inArray(orderItems.orderId, rows.map((r) => r.order.id)))
     .orderBy(asc(orderItems.orderId), asc(orderItems.position));
   const byOrder = new Map<string, OrderItemRow[]>();
@@ -32,7 +35,7 @@ export async function loadOrders(db: Executor, where?: SQL, limit?: number): Pro
 const orderStatement = builtOnce<'order', ReturnType<typeof buildLoadOrder>>();
 
 function buildLoadOrder(db: Executor) {
-  return db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, hasSupplierLines: holdsSupplierProducts(orders.id), shipment: supplierShipments }).from(orders)
+  return db.select({ order: orders, userName: users.name, userEmail: users.email, item: orderItems, itemFromSupplier: lineFromSupplier, hasSupplierLines: holdsSupplierProducts(orders.id), shipment: supplierShipments }).from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .leftJoin(supplierShipments, eq(supplierShipments.orderId, orders.id))
     .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
@@ -48,7 +51,7 @@ export async function loadOrder(db: Executor, id: string): Promise<OrderWithLine
   const first = rows[0];
   if (!first) return null;
   const items: OrderItemRow[] = [];
-  for (const r of rows) if (r.item) items.push(r.item);
+  for (const r of rows) if (r.item) items.push({ ...r.item, fromSupplier: Boolean(r.itemFromSupplier) });
   return { order: first.order, userName: first.userName, userEmail: first.userEmail, items, hasSupplierLines: Boolean(first.hasSupplierLines), shipment: first.shipment };
 }
 

@@ -3,7 +3,8 @@ import type { orderItems, orders } from '../../db/schema.ts';
 import { presentShipment, type ShipmentRow } from '../supplier/shipment.presenter.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
-export type OrderItemRow = typeof orderItems.$inferSelect;
+/** `fromSupplier`: the line sold a supplier product (read by the loaders; unknown when left out). */
+export type OrderItemRow = typeof orderItems.$inferSelect & { fromSupplier?: boolean };
 
 export interface OrderWithLines {
   order: OrderRow;
@@ -33,8 +34,8 @@ export function presentOrder({ order, userName, items, hasSupplierLines, shipmen
     orderItems: items.map((i) => ({
       _id: i.id, name: i.name, slug: i.slug, image: i.image, price: i.price, quantity: i.quantity, product: i.productId,
       variantId: i.variantId?.trim() ?? null, variantName: i.variantName,
-      // Supplier lines (sold as a variant) travel in the supplier's parcel.
-      tracking: shipment && i.variantId ? shipment : null,
+      // Supplier lines (sold as a variant) travel in the supplier's parcel; an own product's variants do not.
+      tracking: shipment && i.variantId && i.fromSupplier !== false ? shipment : null,
     })),
     shippingAddress: {
       fullName: order.shippingAddress.fullName,

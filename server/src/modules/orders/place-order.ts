@@ -124,6 +124,7 @@ async function takeStockAndWrite(
       update ${products} p set count_in_stock = p.count_in_stock - w.quantity
       from wanted w, locked l
       where p.id = w.id and w.variant_id is null and l.id = p.id and not p.is_draft and p.count_in_stock >= w.quantity
+        and p.options = '[]'::jsonb -- a product with options sells its variants only
       returning p.id, null::char(24) as variant_id, null::text as vid, null::text as variant_name, p.name, p.slug, p.image, p.final_price, w.quantity, w.position, w.item_id
     ), taken_v as (
       -- A variant line takes the variant's stock, under its product's lock (taken in product id order above).
@@ -139,6 +140,10 @@ async function takeStockAndWrite(
       -- The product's own stock mirrors the variant its listing opens on.
       update ${products} p set count_in_stock = greatest(0, p.count_in_stock - t.quantity)
       from taken_v t where p.id = t.id and t.vid = (p.cj_data ->> 'vid')
+    ), own_sync as (
+      -- An own product with options: its stock is the sum of its variants on sale (issue 34).
+      update ${products} p set count_in_stock = greatest(0, p.count_in_stock - t.quantity)
+      from (select id, sum(quantity)::int as quantity from taken_v group by id) t where p.id = t.id and p.cj_data is null
     ), taken as (
       select * from taken_p union all select * from taken_v
     ), totals as materialized (

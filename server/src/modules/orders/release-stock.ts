@@ -16,7 +16,9 @@ export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
     .where(inArray(orderItems.orderId, orderIds))
     .groupBy(orderItems.productId, orderItems.variantId)
     .orderBy(asc(orderItems.productId), asc(orderItems.variantId)); // one lock order everywhere: no deadlocks
-  // Products first, then variants (the checkout locks products before it touches their variants).
+  // Products first, in id order, then variants (the checkout locks products before it touches their variants).
+  await tx.select({ id: products.id }).from(products)
+    .where(inArray(products.id, [...new Set(lines.map((l) => l.productId))])).orderBy(asc(products.id)).for('update');
   for (const line of lines.filter((l) => l.variantId === null)) {
     await tx.update(products)
       .set({ countInStock: sql`${products.countInStock} + ${line.quantity}` })
@@ -26,11 +28,14 @@ export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
     const [v] = await tx.update(productVariants)
       .set({ countInStock: sql`${productVariants.countInStock} + ${line.quantity}` })
       .where(eq(productVariants.id, line.variantId!))
-      .returning({ vid: productVariants.vid });
-    // The product's own stock mirrors the variant its listing opens on.
+      .returning({ vid: productVariants.vid, enabled: productVariants.enabled });
+    // The product's own stock mirrors the variant its listing opens on (supplier products), or is
+    // the sum of its variants on sale (own products with options).
     if (v) {
       await tx.update(products).set({ countInStock: sql`${products.countInStock} + ${line.quantity}` })
-        .where(and(eq(products.id, line.productId), sql`(${products.cjData} ->> 'vid') = ${v.vid}`));
+        .where(and(eq(products.id, line.productId), v.enabled
+          ? sql`((${products.cjData} ->> 'vid') = ${v.vid} or ${products.cjData} is null)`
+          : sql`(${products.cjData} ->> 'vid') = ${v.vid}`));
     }
   }
 }

@@ -5,7 +5,8 @@ import type { Executor } from '../../db/client.ts';
 import { products, reviews } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
-import { isPublished, productColumns, type ProductRow } from './product-rows.ts';
+import { hasOptions, isPublished, productColumns, type ProductRow } from './product-rows.ts';
+import { findVariants } from './product-variants.ts';
 import { presentProduct, type ReviewRow } from './products.presenter.ts';
 
 /** Reviews shown with a product: the newest ones (numReviews still counts them all). */
@@ -47,20 +48,25 @@ function buildLookup(db: Executor, lookup: ProductLookup) {
     .prepare(`product_by_${lookup.replace('-', '_')}`);
 }
 
-async function findWithReviews(db: Executor, lookup: ProductLookup, value: string): Promise<Product> {
+/**
+ * The product with its reviews; a product with options lists its variants on sale (every variant
+ * for the back office's edit page: `allVariants`).
+ */
+async function findWithReviews(db: Executor, lookup: ProductLookup, value: string, allVariants = false): Promise<Product> {
   const rows = await lookupStatement(db, lookup, () => buildLookup(db, lookup)).execute({ key: value });
   const row = rows[0];
   if (!row) throw notFound(PRODUCT_FORM_MESSAGES.notFound);
   const { reviews: raw, ...product } = row;
   const list = (typeof raw === 'string' ? (JSON.parse(raw) as ReviewJson[]) : raw) ?? [];
   const reviewRows: ReviewRow[] = list.map((r) => ({ ...r, id: r.id.trim(), createdAt: new Date(r.createdAt) }));
-  return presentProduct(product, { reviews: reviewRows, withDraftFlag: product.isDraft });
+  const variants = hasOptions(product) ? await findVariants(db, [product.id], { enabledOnly: !allVariants }) : undefined;
+  return presentProduct(product, { reviews: reviewRows, withDraftFlag: product.isDraft, variants });
 }
 
-/** A product by id with its reviews. Drafts are visible to administrators only (the edit page). */
+/** A product by id with its reviews. Drafts (and switched-off variants) are visible to administrators only (the edit page). */
 export async function getProductById(db: Executor, id: string, opts: { includeDrafts: boolean }): Promise<Product> {
   if (!isId(id)) throw notFound(PRODUCT_FORM_MESSAGES.notFound);
-  return findWithReviews(db, opts.includeDrafts ? 'id' : 'published-id', id);
+  return findWithReviews(db, opts.includeDrafts ? 'id' : 'published-id', id, opts.includeDrafts);
 }
 
 /** A published product by slug with its reviews, newest first (the product page). */

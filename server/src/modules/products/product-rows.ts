@@ -24,6 +24,8 @@ export const productColumns = {
   isDraft: products.isDraft,
   createdAt: products.createdAt,
   updatedAt: products.updatedAt,
+  options: products.options,
+  variantPriceMax: products.variantPriceMax,
 };
 
 export type ProductRow = {
@@ -47,7 +49,14 @@ export type ProductRow = {
   isDraft: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** The shop's own products: the options it is sold in ([] without). */
+  options: typeof products.$inferSelect.options;
+  /** With options: the highest price of its variants on sale (null without). */
+  variantPriceMax: number | null;
 };
+
+/** An own product sold in options (its variants are their combinations). */
+export const hasOptions = (p: Pick<ProductRow, 'options'>): boolean => Array.isArray(p.options) && p.options.length > 0;
 
 /**
  * Published products only. Written as literal SQL (not a bound `false`) so that the planner can

@@ -1,6 +1,7 @@
 import type { Product, Review } from '@shop/contracts';
 import { finalPrice } from '../../lib/money.ts';
-import type { ProductRow } from './product-rows.ts';
+import { hasOptions, type ProductRow } from './product-rows.ts';
+import { presentSellableVariant, type VariantRow } from './product-variants.ts';
 
 export interface ReviewRow {
   id: string;
@@ -14,8 +15,26 @@ export function presentReview(r: ReviewRow): Review {
   return { _id: r.id, name: r.name, rating: r.rating, comment: r.comment, createdAt: r.createdAt.toISOString() };
 }
 
-/** What leaves the server for a product. `finalPrice` comes from the one shared price function. */
-export function presentProduct(p: ProductRow, opts: { reviews?: ReviewRow[]; withDraftFlag?: boolean } = {}): Product {
+/**
+ * The options of a product with options, and the range of prices its variants on sale are paid at
+ * when they differ ("From $X"). Nothing for a product without options: its answer is as before.
+ */
+function presentOptions(p: ProductRow, variants: VariantRow[] | undefined): Partial<Product> {
+  if (!hasOptions(p)) return {};
+  const min = finalPrice(p);
+  const max = p.variantPriceMax === null ? min : finalPrice({ ...p, price: p.variantPriceMax });
+  return {
+    options: p.options,
+    ...(max > min ? { priceRange: { min, max } } : {}),
+    ...(variants ? { productVariants: variants.map((v) => presentSellableVariant(v, p)) } : {}),
+  };
+}
+
+/**
+ * What leaves the server for a product. `finalPrice` comes from the one shared price function.
+ * `variants`: an own product's variants to list (one product's page; listings leave them out).
+ */
+export function presentProduct(p: ProductRow, opts: { reviews?: ReviewRow[]; withDraftFlag?: boolean; variants?: VariantRow[] } = {}): Product {
   return {
     _id: p.id,
     name: p.name,
@@ -37,6 +56,7 @@ export function presentProduct(p: ProductRow, opts: { reviews?: ReviewRow[]; wit
     saleDiscount: p.saleDiscount,
     cjData: p.cjData ?? null,
     ...(opts.withDraftFlag ? { isDraft: p.isDraft } : {}),
+    ...presentOptions(p, opts.variants),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };

@@ -1,14 +1,18 @@
 import {
-  PRODUCT_FORM_MESSAGES as M, productFormSchema, STOCK_CHANGED_CODE, stockChangedMessage, SUPPLIER_PRODUCT_FIELDS_CODE, SUPPLIER_PRODUCT_FORM_MESSAGES as SUPPLIER,
-  type Product, type ProductUpdateBody,
+  parseProductVariants, PRODUCT_FORM_MESSAGES as M, PRODUCT_OPTION_MESSAGES as OPTIONS, productFormSchema, STOCK_CHANGED_CODE,
+  stockChangedMessage, SUPPLIER_PRODUCT_FIELDS_CODE, SUPPLIER_PRODUCT_FORM_MESSAGES as SUPPLIER, VARIANT_PRODUCT_FIELDS_CODE,
+  type ParsedVariant, type Product, type ProductOption, type ProductUpdateBody,
 } from '@shop/contracts';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Db, Executor } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound, type FieldErrors } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
-import { findProductRow, pgErrorCode, productColumns, UNIQUE_VIOLATION } from './product-rows.ts';
+import { findProductRow, hasOptions, pgErrorCode, productColumns, UNIQUE_VIOLATION, type ProductRow } from './product-rows.ts';
+import { findVariants } from './product-variants.ts';
 import { presentProduct } from './products.presenter.ts';
+import { derivedFromVariants, saveProductVariants } from './save-product-variants.ts';
 
 /** Form inputs may send numbers as strings; '' is not a number. */
 function toNumber(value: number | string | null | undefined): number | null | undefined {
@@ -40,6 +44,42 @@ function supplierFieldsChanged(body: ProductUpdateBody, existing: { price: numbe
   return changed;
 }
 
+/** The options and variants a body declares, checked (null when it sends neither). */
+type VariantPlan = { options: ProductOption[]; variants: ParsedVariant[] } | null;
+
+function planVariants(body: ProductUpdateBody, isOnSale: boolean, saleDiscount: unknown): VariantPlan {
+  if (body.options === undefined && body.variants === undefined) return null;
+  if (body.options === undefined || body.variants === undefined) {
+    throw badRequest(OPTIONS.sendTogether, { [body.options === undefined ? 'options' : 'variants']: OPTIONS.sendTogether }, 'VALIDATION_ERROR');
+  }
+  const parsed = parseProductVariants({
+    options: body.options ?? [], variants: body.variants ?? [], isOnSale,
+    saleDiscount: typeof saleDiscount === 'number' && Number.isFinite(saleDiscount) ? saleDiscount : 0,
+  });
+  if (!parsed.ok) throw badRequest(parsed.message, parsed.fieldErrors, 'VALIDATION_ERROR');
+  return { options: parsed.options, variants: parsed.variants };
+}
+
+/**
+ * A product with options has the price of its cheapest variant on sale and their stock summed: a
+ * body that changes either is refused (sending the stored value is no change; the form sends none).
+ */
+function derivedFieldsChanged(body: ProductUpdateBody, existing: Pick<ProductRow, 'price' | 'countInStock'>): FieldErrors {
+  const changed: FieldErrors = {};
+  if (body.price !== undefined) {
+    const price = toNumber(body.price);
+    if (typeof price !== 'number' || !Number.isFinite(price) || toCents(price) !== toCents(existing.price)) changed.price = OPTIONS.priceIsPerVariant;
+  }
+  if (body.countInStock !== undefined && toNumber(body.countInStock) !== existing.countInStock) changed.countInStock = OPTIONS.stockIsPerVariant;
+  return changed;
+}
+
+/** The lowest price of the variants a plan puts on sale (of all of them when none is on sale). */
+function lowestPrice(plan: NonNullable<VariantPlan>): number {
+  const on = plan.variants.filter((v) => v.enabled);
+  return Math.min(...(on.length ? on : plan.variants).map((v) => v.price));
+}
+
 /**
  * Saves the product form. Fields left out of the body keep their stored value; the product as it
  * will be saved must pass the form rules. A valid save publishes a draft.
@@ -50,8 +90,13 @@ function supplierFieldsChanged(body: ProductUpdateBody, existing: { price: numbe
  *
  * Supplier (CJ) products: a change of price, sale or stock is refused with 400 (they are set in
  * the supplier catalogue); those columns are never written here. The other fields save.
+ *
+ * Options and variants (issue 34): `options` and `variants` sent together replace the product's
+ * (saveProductVariants, under the product's row lock, in one transaction with the product). A
+ * product with options takes its price (the lowest), variant_price_max (the highest) and stock
+ * (the sum) from its variants on sale, in the same statement.
  */
-export async function updateProduct(db: Executor, id: string, body: ProductUpdateBody): Promise<Product> {
+export async function updateProduct(db: Db, id: string, body: ProductUpdateBody): Promise<Product> {
   if (isBlank(body._id)) throw badRequest(M.idRequired, { _id: M.idRequired });
   if (body._id !== id) throw badRequest('Product ID does not match the product being updated', { _id: M.idRequired });
   const missing: FieldErrors = {};
@@ -66,25 +111,36 @@ export async function updateProduct(db: Executor, id: string, body: ProductUpdat
   const isSupplierProduct = existing.cjData != null;
   if (isSupplierProduct) {
     const changed = supplierFieldsChanged(body, existing);
+    if (body.options !== undefined || body.variants !== undefined) changed.variants = OPTIONS.supplierVariants;
     if (Object.keys(changed).length) throw badRequest(SUPPLIER.locked, changed, SUPPLIER_PRODUCT_FIELDS_CODE);
   }
-  const setsStock = !isSupplierProduct && body.countInStock !== undefined;
 
   const isOnSale = body.isOnSale ?? existing.isOnSale;
+  const saleDiscountIn = isOnSale ? toNumber(body.saleDiscount !== undefined ? body.saleDiscount : existing.saleDiscount) : 0;
+  const plan = planVariants(body, isOnSale, saleDiscountIn);
+  const withOptions = plan ? plan.options.length > 0 : hasOptions(existing);
+  if (withOptions) {
+    const changed = derivedFieldsChanged(body, existing);
+    const first = Object.values(changed)[0];
+    if (first) throw badRequest(first, changed, VARIANT_PRODUCT_FIELDS_CODE);
+  }
+  const setsStock = !isSupplierProduct && !withOptions && body.countInStock !== undefined;
+
   const parsed = productFormSchema.safeParse({
     name: body.name !== undefined ? body.name : existing.name,
     slug: body.slug !== undefined ? body.slug : existing.slug,
-    price: toNumber(body.price !== undefined ? body.price : existing.price),
+    // With options: the cheapest variant on sale (the sale discount is checked against it).
+    price: plan && withOptions ? lowestPrice(plan) : toNumber(body.price !== undefined && !withOptions ? body.price : existing.price),
     image: body.image !== undefined ? body.image : existing.image,
     images: body.images ?? (body.images === null ? [] : existing.images),
     category: body.category,
     brand: body.brand,
-    countInStock: toNumber(body.countInStock !== undefined ? body.countInStock : existing.countInStock),
+    countInStock: toNumber(body.countInStock !== undefined && !withOptions ? body.countInStock : existing.countInStock),
     description: body.description,
     isTodaysDeal: body.isTodaysDeal ?? existing.isTodaysDeal,
     isGift: body.isGift ?? existing.isGift,
     isOnSale,
-    saleDiscount: isOnSale ? toNumber(body.saleDiscount !== undefined ? body.saleDiscount : existing.saleDiscount) : 0,
+    saleDiscount: saleDiscountIn,
   });
   if (!parsed.success) {
     const fieldErrors: FieldErrors = {};
@@ -98,7 +154,8 @@ export async function updateProduct(db: Executor, id: string, body: ProductUpdat
   const { countInStock, price, isOnSale: onSale, saleDiscount, ...rest } = parsed.data;
   const values = {
     ...rest,
-    ...(isSupplierProduct ? {} : { price, isOnSale: onSale, saleDiscount }),
+    ...(isSupplierProduct ? {} : { isOnSale: onSale, saleDiscount }),
+    ...(isSupplierProduct || withOptions ? {} : { price }),
     ...(setsStock ? { countInStock } : {}),
   };
   // A recount against the stock the form loaded: written only if the stored stock is still that.
@@ -112,22 +169,37 @@ export async function updateProduct(db: Executor, id: string, body: ProductUpdat
   if (clash) throw conflict(M.slugTaken, { slug: M.slugTaken });
 
   try {
-    const [row] = await db
-      .update(products)
-      .set({ ...values, isDraft: false, updatedAt: sql`now()` })
-      .where(stockWas === undefined ? eq(products.id, id) : and(eq(products.id, id), eq(products.countInStock, stockWas)))
-      .returning(productColumns);
-    if (!row) {
-      const now = stockWas === undefined ? undefined : await findProductRow(db, eq(products.id, id));
-      if (now && stockWas !== undefined) {
-        const message = stockChangedMessage(stockWas, now.countInStock);
-        throw new AppError(409, message, STOCK_CHANGED_CODE, { countInStock: message });
-      }
-      throw notFound(M.notFound);
-    }
-    return presentProduct(row, { withDraftFlag: true });
+    // A product without options, before and after: one statement, as it always was.
+    if (!plan && !withOptions) return presentProduct(await writeProduct(db, id, values, stockWas), { withDraftFlag: true });
+    return await db.transaction(async (tx) => {
+      // Checkout takes a variant's stock under its product's row lock: so do the variants' writes.
+      const [locked] = await tx.select({ id: products.id }).from(products).where(eq(products.id, id)).for('update');
+      if (!locked) throw notFound(M.notFound);
+      if (plan) await saveProductVariants(tx, id, plan.options, plan.variants);
+      const options = plan ? { options: plan.options } : {};
+      const derived = withOptions ? derivedFromVariants(id) : { variantPriceMax: null };
+      const row = await writeProduct(tx, id, { ...values, ...options, ...derived }, stockWas);
+      const variants = withOptions ? await findVariants(tx, [id]) : undefined;
+      return presentProduct(row, { withDraftFlag: true, variants });
+    });
   } catch (err) {
     if (pgErrorCode(err) === UNIQUE_VIOLATION) throw conflict(M.slugTaken, { slug: M.slugTaken });
     throw err;
   }
+}
+
+/** Writes the product row (with `stockWas`: only if its stock is still that, else 409). */
+async function writeProduct(db: Executor, id: string, values: PgUpdateSetSource<typeof products>, stockWas: number | undefined): Promise<ProductRow> {
+  const [row] = await db
+    .update(products)
+    .set({ ...values, isDraft: false, updatedAt: sql`now()` })
+    .where(stockWas === undefined ? eq(products.id, id) : and(eq(products.id, id), eq(products.countInStock, stockWas)))
+    .returning(productColumns);
+  if (row) return row;
+  const now = stockWas === undefined ? undefined : await findProductRow(db, eq(products.id, id));
+  if (now && stockWas !== undefined) {
+    const message = stockChangedMessage(stockWas, now.countInStock);
+    throw new AppError(409, message, STOCK_CHANGED_CODE, { countInStock: message });
+  }
+  throw notFound(M.notFound);
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import type { HtmlTransform } from '../../lib/context.ts';
 import { finalPrice } from '../../lib/money.ts';
 import { findPublishedProductBySlug } from '../products/get-product.ts';
-import type { ProductRow } from '../products/product-rows.ts';
+import { hasOptions, type ProductRow } from '../products/product-rows.ts';
 import { escapeHtml, jsonForScript, rewriteHead, summarize } from './html.ts';
 import { imagePreload } from './listing-preload.ts';
 import { absoluteUrl, siteOrigin } from './site-url.ts';
@@ -30,10 +30,12 @@ export function productJsonLd(p: ProductRow, pageUrl: string, origin: string): R
     ...(p.brand ? { brand: { '@type': 'Brand', name: p.brand } } : {}),
     url: pageUrl,
     offers: {
-      '@type': 'Offer',
       url: pageUrl,
       priceCurrency: 'USD',
-      price: finalPrice(p).toFixed(2),
+      // Variants that differ in price (issue 34): the range paid, as schema.org's AggregateOffer.
+      ...(hasOptions(p) && p.variantPriceMax !== null && p.variantPriceMax > p.price
+        ? { '@type': 'AggregateOffer', lowPrice: finalPrice(p).toFixed(2), highPrice: finalPrice({ ...p, price: p.variantPriceMax }).toFixed(2) }
+        : { '@type': 'Offer', price: finalPrice(p).toFixed(2) }),
       availability: p.countInStock > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
       itemCondition: 'https://schema.org/NewCondition',
     },

@@ -31,4 +31,4 @@ export function assertNoneDiscontinued(rows: Array<{ name: string; supplierDisco
 
 export {
   findVariants, presentSellableVariant, variantColumns, variantFinalPrice, type VariantRow,
-} from './product-variants.ts';
+} from '../products/index.ts';

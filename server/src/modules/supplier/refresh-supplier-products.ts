@@ -7,7 +7,7 @@ import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { CjApiError } from './cj-client.ts';
 import { CJ_CODES } from './cj-types.ts';
-import { findVariants, variantFinalPrice } from './product-variants.ts';
+import { findVariants, variantFinalPrice } from '../products/index.ts';
 import { findSavedRow, isSupplierProduct, presentSavedItems } from './saved-products.ts';
 import type { CachedCatalogue } from './supplier-catalogue.ts';
 import { presentVariant, savedColumns, type SavedRow, type StoredCjData } from './supplier.presenter.ts';

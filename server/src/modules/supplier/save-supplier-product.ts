@@ -11,7 +11,7 @@ import { pgErrorCode, UNIQUE_VIOLATION } from '../products/index.ts';
 import { firstPrice } from './cj-types.ts';
 import { isValidPid } from './list-supplier-products.ts';
 import { getPricingRule } from './pricing-rule.ts';
-import { findVariants } from './product-variants.ts';
+import { findVariants } from '../products/index.ts';
 import { findSavedRow, pidOf, presentSavedItems } from './saved-products.ts';
 import type { SupplierCatalogue } from './supplier-catalogue.ts';
 import {

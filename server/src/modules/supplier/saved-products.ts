@@ -5,7 +5,7 @@ import { products } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { getProductBySlug } from '../products/index.ts';
-import { findVariants, presentSavedVariant, presentSellableVariant, type VariantRow } from './product-variants.ts';
+import { findVariants, presentSavedVariant, presentSellableVariant, type VariantRow } from '../products/index.ts';
 import { presentPublicProduct, presentSavedItem, savedColumns, type SavedRow } from './supplier.presenter.ts';
 
 /** Saved items with their variants (costs, prices, stock, margins): one query for the page. */

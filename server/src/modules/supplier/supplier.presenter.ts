@@ -129,8 +129,10 @@ export function presentSavedItem(row: SavedRow): CjSavedItem {
   const cj = cjDataOf(row);
   const sell = finalPrice(row);
   const margin = row.supplierCost === null ? null : roundMoney(sell - row.supplierCost);
+  // A supplier product has no options: its variants are listed with their costs (presentSavedItems).
+  const { productVariants: _none, ...product } = presentProduct(row, { withDraftFlag: true });
   return {
-    ...presentProduct(row, { withDraftFlag: true }),
+    ...product,
     isSaved: true,
     pid: cj.pid,
     vid: cj.vid ?? cj.variants?.[0]?.vid ?? '',

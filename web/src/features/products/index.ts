@@ -4,3 +4,4 @@ export { ProductBuyBox } from './components/ProductBuyBox';
 export { ProductGallery } from './components/ProductGallery';
 export { ProductReviewsSection } from './components/ProductReviewsSection';
 export { ProductSummary } from './components/ProductSummary';
+export { VariantPicker } from './components/VariantPicker';

@@ -23,16 +23,31 @@ export function describeStock(p: Pick<ProductFact, 'countInStock'>): string {
   return `in stock (${p.countInStock} available)`;
 }
 
+/** Variants named one by one; beyond this many, "and N more". */
+const VARIANTS_NAMED = 12;
+
 /** "Variants: Black $26.99 (in stock (12 available)), Red $29.99 (currently out of stock)" ('' with one or none). */
 export function describeVariants(p: ProductFact): string {
   if (!p.variants || p.variants.length < 2) return '';
   const one = (v: NonNullable<ProductFact['variants']>[number]) =>
     `${v.name} ${p.isOnSale ? `${money(v.finalPrice)} (was ${money(v.price)})` : money(v.finalPrice)} (${describeStock(v)})`;
-  return `Variants: ${p.variants.map(one).join(', ')}.`;
+  const named = p.variants.slice(0, VARIANTS_NAMED).map(one).join(', ');
+  const more = p.variants.length - VARIANTS_NAMED;
+  return `Variants: ${named}${more > 0 ? ` and ${more} more` : ''}.`;
+}
+
+/** "available in S, M, L" (one option) or "available in S, M, L (Size) and Red, Blue (Colour)"; '' without options. */
+export function describeOptions(p: Pick<ProductFact, 'options'>): string {
+  const options = p.options ?? [];
+  if (!options.length) return '';
+  if (options.length === 1) return `available in ${options[0]!.values.join(', ')}`;
+  return `available in ${options.map((o) => `${o.values.join(', ')} (${o.name})`).join(' and ')}`;
 }
 
 export function describeProduct(p: ProductFact): string {
   const variants = describeVariants(p);
+  const options = describeOptions(p);
+  if (options) return `${p.name} by ${p.brand}: ${options}. ${variants || `${describePrice(p)}, ${describeStock(p)}.`} See it at ${p.link}`;
   if (variants) return `${p.name} by ${p.brand}: ${variants} See it at ${p.link}`;
   return `${p.name} by ${p.brand}: ${describePrice(p)}, ${describeStock(p)}. See it at ${p.link}`;
 }

@@ -1,5 +1,5 @@
 import type { LeadProductOfInterest } from '../../../db/schema.ts';
-import { describeOrder, describePrice, describeStock, describeVariants, type AskingUser, type AssistantAnswer } from './built-in-assistant.ts';
+import { describeOptions, describeOrder, describePrice, describeStock, describeVariants, type AskingUser, type AssistantAnswer } from './built-in-assistant.ts';
 import { OUT_OF_SCOPE } from './relevance.ts';
 import type { ProductFact, ShopTools } from './shop-tools.ts';
 
@@ -53,6 +53,7 @@ export const LLM_TOOLS = [
 const productJson = (p: ProductFact) => ({
   name: p.name, brand: p.brand, category: p.category, price: describePrice(p), stock: describeStock(p), rating: p.rating, link: p.link,
   ...(p.variants && p.variants.length > 1 ? { variants: describeVariants(p) } : {}),
+  ...(p.options?.length ? { options: describeOptions(p) } : {}),
 });
 
 function systemPrompt(user: AskingUser): string {

@@ -23,6 +23,8 @@ export interface ProductFact {
   link: string;
   /** A supplier product with several variants on sale: each one's name, price and stock (issue 20). */
   variants?: VariantFact[];
+  /** An own product with options: each option with the values of its variants on sale (issue 34). */
+  options?: Array<{ name: string; values: string[] }>;
 }
 
 export interface VariantFact {
@@ -102,13 +104,19 @@ export function createShopTools(db: Executor): ShopTools {
         }
       }
       const facts = found.slice(0, limit).map(toFact);
-      // Supplier products sell per variant: name each one on sale with its own price and stock.
-      const supplierIds = found.slice(0, limit).filter((p) => p.cjData).map((p) => p._id);
-      if (supplierIds.length) {
-        const rows = await findVariants(db, supplierIds, { enabledOnly: true });
+      // Supplier products and own products with options sell per variant: name each one on sale
+      // with its own price and stock (and an own product's options with their values on sale).
+      const variantIds = found.slice(0, limit).filter((p) => p.cjData || p.options?.length).map((p) => p._id);
+      if (variantIds.length) {
+        const rows = await findVariants(db, variantIds, { enabledOnly: true });
         for (const [i, fact] of facts.entries()) {
           const p = found[i]!;
           const mine = rows.filter((v) => v.productId.trim() === fact.id);
+          if (p.options?.length && mine.length) {
+            fact.options = p.options
+              .map((o) => ({ name: o.name, values: o.values.filter((value) => mine.some((v) => v.options[o.name] === value)) }))
+              .filter((o) => o.values.length);
+          }
           if (mine.length < 2) continue;
           fact.variants = mine.map((v) => ({
             name: v.variantKey || v.name, price: v.price, finalPrice: variantFinalPrice(v, p), countInStock: v.countInStock,

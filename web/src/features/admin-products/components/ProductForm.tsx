@@ -1,15 +1,21 @@
 import { STOCK_CHANGED_CODE, SUPPLIER_PRODUCT_FIELDS_CODE, type Product } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
-import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } from '../../../components/product-form/ProductFields';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
+import { formatMoney } from '../../../lib/format';
 import { productToFormValues, showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
 import { useCategories } from '../../products';
 import { getProductById } from '../api/get-product-by-id';
 import { useUpdateProduct, type UpdateProductBody } from '../api/update-product';
 import { useUploadImage } from '../api/upload-image';
+import {
+  checkVariants, fillDrafts, initialVariants, variantRows, variantsBody, variantTotals, type OptionDraft, type VariantDraft, type VariantsState,
+} from '../lib/variant-drafts';
+import { ProductOptionsEditor } from './ProductOptionsEditor';
+import { ProductVariantsTable } from './ProductVariantsTable';
 import { SupplierFlagFields, SupplierLockedFields } from './SupplierLockedFields';
 
 export const UPLOAD_NOTICE = 'Image uploaded successfully. Click Update to apply it.';
@@ -22,10 +28,12 @@ export const NOTICE_MS = 2000;
  * loaded (with that value, so the server refuses it if orders changed the stock meanwhile: a stale
  * form never writes back stock that was sold); a supplier product's price, sale and stock never.
  */
-export function updateBody(product: Product, values: ProductFormOutput, stockWas: number): UpdateProductBody {
+export function updateBody(product: Product, values: ProductFormOutput, stockWas: number, variants: Pick<UpdateProductBody, 'options' | 'variants'> = {}): UpdateProductBody {
   const { countInStock, price, isOnSale, saleDiscount, ...rest } = values;
   if (product.cjData) return { _id: product._id, ...rest };
-  const body: UpdateProductBody = { _id: product._id, ...rest, price, isOnSale, saleDiscount };
+  // With options, the product's price and stock are its variants' (set per variant).
+  if (variants.options?.length) return { _id: product._id, ...rest, isOnSale, saleDiscount, ...variants };
+  const body: UpdateProductBody = { _id: product._id, ...rest, price, isOnSale, saleDiscount, ...variants };
   if (countInStock !== stockWas) {
     body.countInStock = countInStock;
     body.countInStockWas = stockWas;
@@ -36,6 +44,8 @@ export function updateBody(product: Product, values: ProductFormOutput, stockWas
 /**
  * Every product field with the spec's validation; uploads change the form only, Update saves. A
  * supplier (CJ) product's price, sale and stock are shown read-only, with a link to its CJ page.
+ * An own product may have options (issue 34): then each combination is a variant with its own
+ * price, stock, SKU, image and switch, and the product's price and stock are shown as theirs.
  */
 export function ProductForm({ product, onSaved }: { product: Product; onSaved: () => void }) {
   const uid = useId();
@@ -65,6 +75,43 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
   const image = useWatch({ control, name: 'image' });
   const hasErrors = Object.keys(errors).length > 0;
 
+  // Options and variants: what was typed, checked like the server checks it once a save was tried.
+  const hadOptions = (product.options?.length ?? 0) > 0;
+  const [variants, setVariants] = useState<VariantsState>(() => fillDrafts(initialVariants(product), String(product.price)));
+  const [variantErrors, setVariantErrors] = useState<Record<string, string>>({});
+  const [isVariantsChecked, setIsVariantsChecked] = useState(false);
+  const variantsRef = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => variantRows(variants, ''), [variants]);
+  const totals = useMemo(() => variantTotals(rows), [rows]);
+  const usesOptions = !isSupplierProduct && variants.options.length > 0;
+  const [isOnSale, saleDiscount] = useWatch({ control, name: ['isOnSale', 'saleDiscount'] });
+
+  // With options, the product's own price and stock are its variants': the form checks the sale
+  // discount against the cheapest one, as the server does.
+  useEffect(() => {
+    if (!usesOptions) return;
+    if (totals.lowest !== null) setValue('price', totals.lowest, { shouldValidate: form.formState.isSubmitted });
+    setValue('countInStock', totals.stock);
+  }, [usesOptions, totals.lowest, totals.stock, setValue, form.formState.isSubmitted]);
+
+  // After a save was tried, every change is checked again (so a fixed error goes away as it is fixed).
+  const changeVariants = (next: VariantsState) => {
+    setVariants(next);
+    if (isVariantsChecked) setVariantErrors(checkVariants(next, variantRows(next, ''), { isOnSale, saleDiscount }));
+  };
+  const changeOptions = (options: OptionDraft[]) => {
+    const price = form.getValues('price');
+    changeVariants(fillDrafts({ ...variants, options }, Number.isFinite(price) && price > 0 ? String(price) : ''));
+  };
+  const changeVariant = (key: string, patch: Partial<VariantDraft>) =>
+    changeVariants({ ...variants, drafts: { ...variants.drafts, [key]: { ...variants.drafts[key]!, ...patch } } });
+  // The first field in error takes the focus once the errors are on screen.
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (focusRequest) variantsRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+  const focusFirstVariantError = () => setFocusRequest((n) => n + 1);
+
   const uploadFile = async (e: ChangeEvent<HTMLInputElement>, target: 'image' | 'images') => {
     const input = e.target;
     const file = input.files?.[0];
@@ -91,19 +138,45 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
   };
 
   const submit = async (values: ProductFormOutput) => {
+    if (!isSupplierProduct) {
+      const found = checkVariants(variants, rows, values);
+      setIsVariantsChecked(true);
+      setVariantErrors(found);
+      if (Object.keys(found).length) {
+        toast.error(Object.values(found)[0]!);
+        focusFirstVariantError();
+        return;
+      }
+    }
     try {
-      await updateProduct.mutateAsync(updateBody(product, values, stockWas));
+      await updateProduct.mutateAsync(updateBody(product, values, stockWas, isSupplierProduct ? {} : variantsBody(variants, rows, hadOptions)));
       toast.success(PRODUCT_FORM_MESSAGES.updated);
       onSaved();
     } catch (err) {
       // Orders changed the stock since the form loaded: the message says to what; the next save
-      // is a change from that stock (an intentional override).
+      // is a change from that stock (an intentional override). A variant's too.
       if (err instanceof ApiError && err.code === STOCK_CHANGED_CODE) {
         try {
-          setStockWas((await getProductById(product._id)).countInStock);
+          const now = await getProductById(product._id);
+          setStockWas(now.countInStock);
+          const stockOf = new Map((now.productVariants ?? []).map((v) => [v._id, v.countInStock]));
+          setVariants((state) => ({
+            ...state,
+            drafts: Object.fromEntries(Object.entries(state.drafts).map(([key, d]) => [key, d._id && stockOf.has(d._id) ? { ...d, stockWas: stockOf.get(d._id)! } : d])),
+          }));
         } catch {
           // The next save is refused again and reads the stock again.
         }
+      }
+      // A refusal about options or variants goes beside them.
+      const variantFieldErrors = err instanceof ApiError && err.fieldErrors
+        ? Object.fromEntries(Object.entries(err.fieldErrors).filter(([key]) => key.startsWith('options') || key.startsWith('variants')))
+        : {};
+      if (Object.keys(variantFieldErrors).length) {
+        setVariantErrors(variantFieldErrors);
+        toast.error((err as ApiError).message);
+        focusFirstVariantError();
+        return;
       }
       // A supplier product's price, sale and stock have no inputs here: the message says where they are set.
       if (err instanceof ApiError && err.code === SUPPLIER_PRODUCT_FIELDS_CODE) {
@@ -121,7 +194,24 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     <form onSubmit={handleSubmit(submit)} noValidate>
       <ProductField form={form} name="name" />
       <ProductField form={form} name="slug" />
-      {isSupplierProduct ? <SupplierLockedFields product={product} /> : <ProductField form={form} name="price" />}
+      {isSupplierProduct ? (
+        <SupplierLockedFields product={product} />
+      ) : usesOptions ? (
+        <div className="mb-3">
+          <span className="form-label d-block">Price</span>
+          <span data-testid="variant-price">
+            {totals.lowest === null
+              ? '—'
+              : totals.highest !== null && totals.highest > totals.lowest
+                ? `${formatMoney(totals.lowest)} – ${formatMoney(totals.highest)}`
+                : formatMoney(totals.lowest)}
+          </span>{' '}
+          <span className="small text-body-secondary">(set per variant below)</span>
+          {errors.price?.message && <div className="invalid-feedback d-block">{errors.price.message}</div>}
+        </div>
+      ) : (
+        <ProductField form={form} name="price" />
+      )}
       <ProductField form={form} name="image" />
       <div className="mb-3">
         <label className="form-label" htmlFor={`${uid}-upload`}>
@@ -160,9 +250,35 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
         </datalist>
       </ProductField>
       <ProductField form={form} name="brand" />
-      {!isSupplierProduct && <ProductField form={form} name="countInStock" />}
+      {!isSupplierProduct &&
+        (usesOptions ? (
+          <div className="mb-3">
+            <span className="form-label d-block">Count In Stock</span>
+            <span data-testid="variant-stock">{totals.stock}</span> <span className="small text-body-secondary">(the variants on sale, set per variant below)</span>
+          </div>
+        ) : (
+          <ProductField form={form} name="countInStock" />
+        ))}
       <ProductField form={form} name="description" />
       {isSupplierProduct ? <SupplierFlagFields form={form} /> : <ProductFlagFields form={form} />}
+      {!isSupplierProduct && (
+        <div ref={variantsRef}>
+          <ProductOptionsEditor options={variants.options} errors={variantErrors} onChange={changeOptions} />
+          {usesOptions && (
+            <section className="mb-3" aria-labelledby={`${uid}-variants`}>
+              <h2 id={`${uid}-variants`} className="form-label fs-6 mb-1">
+                Variants
+              </h2>
+              <p className="form-text mt-0 mb-2">
+                {rows.length} {rows.length === 1 ? 'variant' : 'variants'}. Variants removed from the table are deleted when you click Update, or switched off
+                when they have orders.
+              </p>
+              {variantErrors.variants && <div className="invalid-feedback d-block mb-2">{variantErrors.variants}</div>}
+              <ProductVariantsTable rows={rows} images={[image, ...images]} errors={variantErrors} onChange={changeVariant} />
+            </section>
+          )}
+        </div>
+      )}
       <button type="submit" className="btn btn-primary" disabled={hasErrors || isSubmitting}>
         Update
       </button>

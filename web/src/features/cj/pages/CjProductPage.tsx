@@ -7,8 +7,7 @@ import { MessageBox } from '../../../components/MessageBox';
 import { PageLoading } from '../../../components/PageLoading';
 import { useDocumentTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { formatMoney } from '../../../lib/format';
-import { ProductBuyBox, ProductGallery, ProductReviewsSection, ProductSummary } from '../../products';
+import { ProductBuyBox, ProductGallery, ProductReviewsSection, ProductSummary, VariantPicker } from '../../products';
 import { useCjProductBySlug } from '../api/get-cj-product-by-slug';
 import { cjKeys } from '../api/keys';
 
@@ -47,39 +46,8 @@ function CjProductView({ product, onReviewed }: { product: CjPublicProduct; onRe
           <ProductGallery key={`${product._id}:${image}`} name={product.name} image={image} images={product.images} />
         </div>
         <div className="col-md-6 col-lg-3">
-          <ProductSummary product={product}>
-            {variants.length > 0 && (
-              <fieldset className="mb-3">
-                <legend className="h6 mb-1">Variants:</legend>
-                <div className="d-flex flex-wrap gap-2 mb-1" role="radiogroup" aria-label="Choose a variant">
-                  {variants.map((v) => (
-                    <label
-                      key={v._id}
-                      className={`border rounded p-1 text-center small ${v._id === chosenId ? 'border-primary border-2' : ''}`}
-                      style={{ width: '5.5rem', cursor: 'pointer' }}
-                    >
-                      <input
-                        type="radio"
-                        className="visually-hidden-focusable form-check-input"
-                        name="variant"
-                        value={v._id}
-                        checked={v._id === chosenId}
-                        onChange={() => setChosenId(v._id)}
-                        aria-label={`${v.variantKey || v.name}, ${formatMoney(v.finalPrice)}${v.countInStock > 0 ? '' : ', out of stock'}`}
-                      />
-                      {v.image && <img src={v.image} alt="" width={72} height={72} className="img-fluid rounded" loading="lazy" />}
-                      <span className="d-block text-truncate" title={v.name}>
-                        {v.variantKey || v.name}
-                      </span>
-                      <span className="d-block">{formatMoney(v.finalPrice)}</span>
-                    </label>
-                  ))}
-                </div>
-                <p className="small text-body-secondary mb-0" aria-live="polite">
-                  {chosen ? `Chosen: ${chosen.variantKey || chosen.name} (${chosen.countInStock > 0 ? `${chosen.countInStock} in stock` : 'out of stock'})` : 'Choose a variant.'}
-                </p>
-              </fieldset>
-            )}
+          <ProductSummary product={product} variant={chosen}>
+            {variants.length > 0 && <VariantPicker variants={variants} chosenId={chosenId} onChoose={setChosenId} />}
           </ProductSummary>
         </div>
         <div className="col-lg-3">

@@ -69,7 +69,8 @@ export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
             <Col xs={12} md={6} className="d-flex align-items-center gap-2">
               <img src={item.image} alt={item.name} className="img-fluid rounded img-thumbnail" style={{ maxWidth: 64 }} />
               <span>
-                <Link to={item.cjData || item.variantId ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
+                {/* An order line does not say whose product it was: the product page sends a supplier product to its own page. */}
+                <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
                 {item.variantName && <span className="d-block small">Variant: {item.variantName}</span>}
                 {item.tracking && (
                   <span className="d-block small text-body-secondary" data-testid="line-tracking">

@@ -11,7 +11,7 @@ import { useAddToCart } from '../../cart';
  */
 export function ProductBuyBox({ product, canBuy = product.countInStock > 0, note, variant = null, needsChoice = false }: {
   product: Product; canBuy?: boolean; note?: ReactNode;
-  /** The chosen variant of a supplier product: its price is shown and its line added. */
+  /** The chosen variant (a supplier product's, or an own product's combination of options): its price is shown and its line added. */
   variant?: SellableVariant | null;
   /** A variant must be chosen first (Add to Cart stays disabled). */
   needsChoice?: boolean;
@@ -19,12 +19,14 @@ export function ProductBuyBox({ product, canBuy = product.countInStock > 0, note
   const { addToCart, isAdding } = useAddToCart();
   const onSale = hasSaleDiscount(product);
   const shownPrice = variant ? (onSale ? variant.finalPrice : variant.price) : onSale ? product.finalPrice : product.price;
+  // Variants that differ in price, none chosen yet: the lowest price paid.
+  const isFrom = !variant && product.priceRange !== undefined;
   return (
     <section className="card" aria-label="Price and availability">
       <ul className="list-group list-group-flush">
         <li className="list-group-item d-flex justify-content-between">
           <span>Price:</span>
-          <span className="fw-bold">{formatMoney(shownPrice)}</span>
+          <span className="fw-bold">{isFrom ? `From ${formatMoney(product.priceRange!.min)}` : formatMoney(shownPrice)}</span>
         </li>
         <li className="list-group-item d-flex justify-content-between">
           <span>Status:</span>

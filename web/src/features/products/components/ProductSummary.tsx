@@ -1,10 +1,14 @@
-import type { Product } from '@shop/contracts';
+import type { Product, SellableVariant } from '@shop/contracts';
 import type { ReactNode } from 'react';
-import { Price } from '../../../components/Price';
+import { FromPrice, Price } from '../../../components/Price';
 import { Rating } from '../../../components/Rating';
 
-/** Name, rating with review count, price ('(N% OFF)' on sale) and description; `children` go before the description. */
-export function ProductSummary({ product, children }: { product: Product; children?: ReactNode }) {
+/**
+ * Name, rating with review count, price ('(N% OFF)' on sale) and description; `children` go before
+ * the description. The price is the chosen variant's; before a choice, 'From $X' when the variants
+ * differ in price.
+ */
+export function ProductSummary({ product, variant = null, children }: { product: Product; variant?: SellableVariant | null; children?: ReactNode }) {
   return (
     <>
       <h1 className="h3">{product.name}</h1>
@@ -13,7 +17,17 @@ export function ProductSummary({ product, children }: { product: Product; childr
       </div>
       <div className="mb-2">
         <span className="me-1">Price:</span>
-        <Price price={product.price} finalPrice={product.finalPrice} isOnSale={product.isOnSale} saleDiscount={product.saleDiscount} showDiscount />
+        {!variant && product.priceRange ? (
+          <FromPrice min={product.priceRange.min} />
+        ) : (
+          <Price
+            price={variant ? variant.price : product.price}
+            finalPrice={variant ? variant.finalPrice : product.finalPrice}
+            isOnSale={product.isOnSale}
+            saleDiscount={product.saleDiscount}
+            showDiscount
+          />
+        )}
       </div>
       {children}
       <h2 className="h6 mb-1">Description:</h2>

@@ -1,3 +1,4 @@
+import type { SellableVariant } from '@shop/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
@@ -45,6 +46,46 @@ describe('ProductPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
     expect(addToCart).toHaveBeenCalledWith(mug, null);
     expect(document.title).toBe('Blue Mug');
+  });
+
+  it('a product with options: one choice per option; price, image, stock and Add to Cart follow the variant chosen (issue 34)', async () => {
+    const v = (id: string, size: string, colour: string, price: number, stock: number): SellableVariant => ({
+      _id: id.repeat(24), vid: id.repeat(24), name: `${size} / ${colour}`, variantKey: '', image: colour === 'Red' ? '/uploads/tee-red.webp' : '',
+      price, finalPrice: price, countInStock: stock, enabled: true, options: { Size: size, Colour: colour }, sku: '',
+    });
+    // L comes in Blue only; M / Blue is sold out.
+    const productVariants = [v('a', 'S', 'Red', 20, 5), v('b', 'S', 'Blue', 20, 5), v('c', 'M', 'Red', 22, 3), v('d', 'M', 'Blue', 22, 0), v('e', 'L', 'Blue', 24, 2)];
+    const tee = makeProduct({
+      name: 'Classic Tee', slug: 'classic-tee', price: 20, finalPrice: 20, countInStock: 15, image: '/uploads/tee.webp',
+      options: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Colour', values: ['Red', 'Blue'] }], priceRange: { min: 20, max: 24 }, productVariants,
+    });
+    mockApi({ 'GET products/slug/classic-tee': () => ({ body: tee }) });
+    const user = userEvent.setup();
+    renderProduct({ slug: 'classic-tee' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Classic Tee' })).toBeInTheDocument();
+    const panel = screen.getByRole('region', { name: 'Price and availability' });
+    expect(screen.getAllByText('From $20.00')).toHaveLength(2);
+    expect(within(panel).getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+    expect(screen.getByText('Choose Size and Colour.')).toBeInTheDocument();
+
+    const sizes = screen.getByRole('radiogroup', { name: 'Choose Size' });
+    const colours = screen.getByRole('radiogroup', { name: 'Choose Colour' });
+    await user.click(within(sizes).getByRole('radio', { name: 'L' }));
+    // L comes in Blue only.
+    expect(within(colours).getByRole('radio', { name: 'Red' })).toBeDisabled();
+    await user.click(within(sizes).getByRole('radio', { name: 'M' }));
+    expect(within(colours).getByRole('radio', { name: 'Blue, out of stock' })).toBeEnabled();
+    await user.click(within(colours).getByRole('radio', { name: 'Red' }));
+    expect(screen.getByText('Chosen: M / Red, $22.00 (3 in stock)')).toBeInTheDocument();
+    expect(within(panel).getByText('$22.00')).toBeInTheDocument();
+    expect(screen.getByTestId('gallery-main')).toHaveAttribute('src', '/uploads/tee-red.webp');
+    await user.click(within(panel).getByRole('button', { name: 'Add to Cart' }));
+    expect(addToCart).toHaveBeenCalledWith(tee, productVariants[2]);
+
+    // The sold-out combination: 'Unavailable', no Add to Cart.
+    await user.click(within(colours).getByRole('radio', { name: 'Blue, out of stock' }));
+    expect(within(panel).getByText('Unavailable')).toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Add to Cart' })).not.toBeInTheDocument();
   });
 
   it("out of stock: 'Unavailable' and no Add to Cart", async () => {

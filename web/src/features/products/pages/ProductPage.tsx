@@ -1,4 +1,6 @@
-import { useParams } from 'react-router';
+import type { Product } from '@shop/contracts';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageLoading } from '../../../components/PageLoading';
@@ -9,6 +11,7 @@ import { ProductBuyBox } from '../components/ProductBuyBox';
 import { ProductGallery } from '../components/ProductGallery';
 import { ProductReviewsSection } from '../components/ProductReviewsSection';
 import { ProductSummary } from '../components/ProductSummary';
+import { VariantPicker } from '../components/VariantPicker';
 
 export default function ProductPage() {
   const { slug = '' } = useParams();
@@ -23,17 +26,46 @@ export default function ProductPage() {
     );
   }
 
+  return <ProductView key={product._id} product={product} />;
+}
+
+/**
+ * The product; one with options (issue 34) shows a choice per option: the headline price, the
+ * image, the stock badge and Add to Cart follow the chosen variant (Add to Cart waits for a
+ * choice when more than one variant is on sale). A supplier product opened here (an order line's
+ * link) moves to its own page.
+ */
+function ProductView({ product }: { product: Product }) {
+  const navigate = useNavigate();
+  const isSupplierProduct = Boolean(product.cjData);
+  useEffect(() => {
+    if (isSupplierProduct) void navigate(paths.cjProduct(product.slug), { replace: true });
+  }, [isSupplierProduct, navigate, product.slug]);
+  const hasOptions = !isSupplierProduct && (product.options?.length ?? 0) > 0;
+  const variants = hasOptions ? (product.productVariants ?? []) : [];
+  const [chosenId, setChosenId] = useState<string | null>(variants.length === 1 ? variants[0]!._id : null);
+  const chosen = variants.find((v) => v._id === chosenId) ?? null;
+  const needsChoice = variants.length > 1 && !chosen;
+  const stock = chosen ? chosen.countInStock : product.countInStock;
+  const image = chosen?.image || product.image;
+
   return (
     <article>
       <div className="row g-4">
         <div className="col-md-6">
-          <ProductGallery key={product._id} name={product.name} image={product.image} images={product.images} />
+          <ProductGallery key={`${product._id}:${image}`} name={product.name} image={image} images={product.images} />
         </div>
         <div className="col-md-6 col-lg-3">
-          <ProductSummary product={product} />
+          <ProductSummary product={product} variant={chosen}>
+            {variants.length > 0 && <VariantPicker variants={variants} options={product.options} chosenId={chosenId} onChoose={setChosenId} />}
+          </ProductSummary>
         </div>
         <div className="col-lg-3">
-          <ProductBuyBox product={product} />
+          {hasOptions ? (
+            <ProductBuyBox product={product} variant={chosen} needsChoice={needsChoice} canBuy={stock > 0} />
+          ) : (
+            <ProductBuyBox product={product} />
+          )}
         </div>
       </div>
       <ProductReviewsSection product={product} productPath={paths.product(product.slug)} />

@@ -4,6 +4,12 @@ import type { Executor } from '../../db/client.ts';
 import { productVariants } from '../../db/schema.ts';
 import { finalPrice, roundMoney } from '../../lib/money.ts';
 
+/**
+ * The one variant model (issue 20, extended by issue 34): a supplier product's variants and the
+ * combinations of an own product's options live in `product_variants`, each with its own price and
+ * stock; cart lines and order lines name one by `variantId`, and checkout takes its stock.
+ */
+
 /** The variant columns a cart line, an order line and the product pages read. */
 export const variantColumns = {
   id: productVariants.id,
@@ -17,10 +23,13 @@ export const variantColumns = {
   enabled: productVariants.enabled,
   supplierCost: productVariants.supplierCost,
   position: productVariants.position,
+  options: productVariants.options,
+  sku: productVariants.sku,
 };
 export type VariantRow = {
   id: string; productId: string; vid: string; name: string; variantKey: string; image: string; price: number;
   countInStock: number; enabled: boolean; supplierCost: number | null; position: number;
+  options: Record<string, string>; sku: string;
 };
 
 type Discount = { isOnSale: boolean; saleDiscount: number };
@@ -29,10 +38,14 @@ type Discount = { isOnSale: boolean; saleDiscount: number };
 export const variantFinalPrice = (v: Pick<VariantRow, 'price'>, p: Discount) =>
   finalPrice({ price: v.price, isOnSale: p.isOnSale, saleDiscount: p.saleDiscount });
 
+/** An own product's variant has option values (a supplier variant has none). */
+const isOwnVariant = (v: Pick<VariantRow, 'options'>) => Object.keys(v.options ?? {}).length > 0;
+
 export function presentSellableVariant(v: VariantRow, p: Discount): SellableVariant {
   return {
     _id: v.id.trim(), vid: v.vid, name: v.name, variantKey: v.variantKey, image: v.image, price: v.price,
     finalPrice: variantFinalPrice(v, p), countInStock: v.countInStock, enabled: v.enabled,
+    ...(isOwnVariant(v) ? { options: v.options, sku: v.sku } : {}),
   };
 }
 
@@ -43,7 +56,7 @@ export function presentSavedVariant(v: VariantRow, p: Discount): SavedVariant {
   return { ...sellable, supplierCost: v.supplierCost, margin, marginPercent };
 }
 
-/** The variants of these products, in the supplier's order. */
+/** The variants of these products, in their order (the supplier's, or the options' combinations). */
 export async function findVariants(db: Executor, productIds: string[], opts: { enabledOnly?: boolean } = {}): Promise<VariantRow[]> {
   if (!productIds.length) return [];
   return db.select(variantColumns).from(productVariants)
