@@ -10,12 +10,6 @@ import { isId } from '../../lib/ids.ts';
 import { findProductRow, pgErrorCode, productColumns, UNIQUE_VIOLATION } from './product-rows.ts';
 import { presentProduct } from './products.presenter.ts';
 
-/** Form inputs may send numbers as strings; '' is not a number. */
-function toNumber(value: number | string | null | undefined): number | null | undefined {
-  if (typeof value !== 'string') return value;
-  return value.trim() === '' ? Number.NaN : Number(value);
-}
-
 const isBlank = (v: string | null | undefined) => !v || !v.trim();
 
 const toCents = (v: number) => Math.round(v * 100) / 100;
@@ -27,16 +21,14 @@ const toCents = (v: number) => Math.round(v * 100) / 100;
  */
 function supplierFieldsChanged(body: ProductUpdateBody, existing: { price: number; isOnSale: boolean; saleDiscount: number; countInStock: number }): FieldErrors {
   const changed: FieldErrors = {};
-  if (body.price !== undefined) {
-    const price = toNumber(body.price);
-    if (typeof price !== 'number' || !Number.isFinite(price) || toCents(price) !== toCents(existing.price)) changed.price = SUPPLIER.price;
-  }
+  // The body's numbers are parsed already (productUpdateBodySchema: decimal notation only); null is "empty".
+  if (body.price !== undefined && (body.price === null || toCents(body.price) !== toCents(existing.price))) changed.price = SUPPLIER.price;
   if (body.isOnSale !== undefined && body.isOnSale !== existing.isOnSale) changed.isOnSale = SUPPLIER.isOnSale;
   // The discount only counts while on sale (it is stored as 0 otherwise).
-  if ((body.isOnSale ?? existing.isOnSale) && body.saleDiscount !== undefined && toNumber(body.saleDiscount) !== existing.saleDiscount) {
+  if ((body.isOnSale ?? existing.isOnSale) && body.saleDiscount !== undefined && body.saleDiscount !== existing.saleDiscount) {
     changed.saleDiscount = SUPPLIER.saleDiscount;
   }
-  if (body.countInStock !== undefined && toNumber(body.countInStock) !== existing.countInStock) changed.countInStock = SUPPLIER.countInStock;
+  if (body.countInStock !== undefined && body.countInStock !== existing.countInStock) changed.countInStock = SUPPLIER.countInStock;
   return changed;
 }
 
@@ -74,17 +66,17 @@ export async function updateProduct(db: Executor, id: string, body: ProductUpdat
   const parsed = productFormSchema.safeParse({
     name: body.name !== undefined ? body.name : existing.name,
     slug: body.slug !== undefined ? body.slug : existing.slug,
-    price: toNumber(body.price !== undefined ? body.price : existing.price),
+    price: body.price !== undefined ? body.price : existing.price,
     image: body.image !== undefined ? body.image : existing.image,
     images: body.images ?? (body.images === null ? [] : existing.images),
     category: body.category,
     brand: body.brand,
-    countInStock: toNumber(body.countInStock !== undefined ? body.countInStock : existing.countInStock),
+    countInStock: body.countInStock !== undefined ? body.countInStock : existing.countInStock,
     description: body.description,
     isTodaysDeal: body.isTodaysDeal ?? existing.isTodaysDeal,
     isGift: body.isGift ?? existing.isGift,
     isOnSale,
-    saleDiscount: isOnSale ? toNumber(body.saleDiscount !== undefined ? body.saleDiscount : existing.saleDiscount) : 0,
+    saleDiscount: isOnSale ? (body.saleDiscount !== undefined ? body.saleDiscount : existing.saleDiscount) : 0,
   });
   if (!parsed.success) {
     const fieldErrors: FieldErrors = {};
