@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeNumberField } from './numbers.ts';
+import { wholeNumberField } from './number-fields.ts';
 import { idSchema } from './common.ts';
 import { CART_MAX_LINES, CART_MAX_QUANTITY } from './constants.ts';
 import { cjDataSchema, productSchema } from './products.ts';

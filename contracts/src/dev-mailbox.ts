@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeNumberParam } from './numbers.ts';
+import { wholeNumberParam } from './number-fields.ts';
 
 /** The development mailbox (issue 23): outside production, without SMTP_URL, the mail the shop kept. */
 export const DEV_MAILBOX_PATH = '/dev/mailbox';

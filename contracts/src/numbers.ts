@@ -1,6 +1,7 @@
-import { z } from 'zod';
-
 /*
+ * Plain functions, no zod, so any chunk may import them ('@shop/contracts/numbers'); the zod fields
+ * built on them are in number-fields.ts.
+ *
  * Numbers that people type and clients send: the ONE money parser and the ONE whole-number parser
  * of the shop, used by every request schema that takes a price, an amount, a quantity, a stock
  * count, a percent or a page number, and by the web forms that check the same fields.
@@ -12,10 +13,11 @@ import { z } from 'zod';
  *   money          digits, an optional point, at most 2 decimals: "19", "19.9", "19.99", "19.", ".5"
  *   whole number   digits only: "0", "12", "007"
  *
- * No sign (a negative amount or count is never meaningful in a request: a refund or a correction
- * has its own operation), no exponent, no hexadecimal/binary/octal prefix, no thousands separator,
- * no "Infinity"/"NaN". White space around the value (a form field's stray space) is trimmed on
- * purpose; inside it is refused. A JSON number is already a number: it must be finite, a whole
+ * either with an optional leading minus, so that "-5" meets the field's own range rule and message
+ * ('Price must be greater than 0', 'Quantity must be at least 1') like the JSON number -5 does: no
+ * field of the shop takes a negative value. No plus sign, no exponent, no hexadecimal/binary/octal
+ * prefix, no thousands separator, no "Infinity"/"NaN". White space around the value (a form
+ * field's stray space) is trimmed on purpose; inside it is refused. A JSON number is already a number: it must be finite, a whole
  * number where one is asked, and a money amount must be whole cents (at most 2 decimals, allowing
  * binary floating point's last-digit noise: 0.1 + 0.2 is 0.30). Ranges (at least $0.01, at most
  * 100) are each field's own rule, checked after parsing with that field's message.
@@ -25,8 +27,8 @@ import { z } from 'zod';
 export type NumberProblem = 'empty' | 'format' | 'decimals';
 export type NumberParse = { ok: true; value: number } | { ok: false; problem: NumberProblem };
 
-const MONEY_TEXT = /^(?:\d+(?:\.(\d*))?|\.(\d+))$/;
-const WHOLE_TEXT = /^\d+$/;
+const MONEY_TEXT = /^-?(?:\d+(?:\.(\d*))?|\.(\d+))$/;
+const WHOLE_TEXT = /^-?\d+$/;
 /** A JSON number counts as whole cents when it is this close to them (binary floating point's error). */
 const centsTolerance = (cents: number) => Math.max(1e-6, Math.abs(cents) * 1e-12);
 /** Money keeps cents; more decimals are refused rather than rounded away. */
@@ -49,18 +51,18 @@ export function parseMoney(input: unknown): NumberParse {
   if (!m) return fail('format');
   const decimals = m[1] ?? m[2] ?? '';
   if (decimals.length > MONEY_DECIMALS) return fail('decimals');
-  const value = Number(text);
+  const value = Number(text) + 0; // + 0: "-0" is 0
   return Number.isFinite(value) ? { ok: true, value } : fail('format');
 }
 
-/** A whole number in decimal notation (digits only), or a JSON number that is whole. */
+/** A whole number in decimal notation (digits, maybe after a minus), or a JSON number that is whole. */
 export function parseWholeNumber(input: unknown): NumberParse {
   if (typeof input === 'number') return Number.isInteger(input) ? { ok: true, value: input } : fail('format');
   if (typeof input !== 'string') return fail('format');
   const text = input.trim();
   if (text === '') return fail('empty');
   if (!WHOLE_TEXT.test(text)) return fail('format');
-  const value = Number(text);
+  const value = Number(text) + 0;
   return Number.isFinite(value) ? { ok: true, value } : fail('format');
 }
 
@@ -92,38 +94,3 @@ export function numberProblemMessage(problem: NumberProblem, messages: NumberMes
   if (problem === 'decimals') return messages.decimals ?? messages.format;
   return messages.format;
 }
-
-const numberField = (parse: (v: unknown) => NumberParse, messages: NumberMessages) =>
-  z.union([z.number(), z.string()], { error: messages.required ?? messages.format }).transform((v, ctx) => {
-    const parsed = parse(v);
-    if (parsed.ok) return parsed.value;
-    ctx.addIssue({ code: 'custom', message: numberProblemMessage(parsed.problem, messages) });
-    return z.NEVER;
-  });
-
-/**
- * A money field of a request or form: a JSON number or a decimal string (parseMoney), as a number.
- * Chain `.refine`/`.pipe` for the field's range.
- */
-export const moneyField = (messages: NumberMessages) => numberField(parseMoney, messages);
-
-/** A whole-number field: a JSON whole number or a string of digits (parseWholeNumber), as a number. */
-export const wholeNumberField = (messages: NumberMessages) => numberField(parseWholeNumber, messages);
-
-/**
- * A whole-number query parameter (always a string in a URL): absent or '' takes `fallback`, else
- * digits only, then `min`..`max`; one message for every way it can be wrong.
- */
-export const wholeNumberParam = (opts: { fallback: number; min: number; max: number; message: string }) =>
-  z
-    .union([z.string(), z.number()], { error: opts.message })
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || (typeof v === 'string' && v.trim() === '')) return opts.fallback;
-      const parsed = parseWholeNumber(v);
-      if (!parsed.ok || parsed.value < opts.min || parsed.value > opts.max) {
-        ctx.addIssue({ code: 'custom', message: opts.message });
-        return z.NEVER;
-      }
-      return parsed.value;
-    });

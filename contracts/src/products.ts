@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './common.ts';
 import { isProductImageUrl } from './images.ts';
 import { finalPrice, MIN_UNIT_PRICE } from './money.ts';
-import { moneyField, wholeNumberField, wholeNumberParam } from './numbers.ts';
+import { moneyField, wholeNumberField, wholeNumberParam } from './number-fields.ts';
 import {
   ADMIN_PAGE_SIZE,
   ADMIN_PRODUCT_QUERY_MESSAGES,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
 import { PRODUCT_FORM_MESSAGES as M } from './constants.ts';
-import { moneyField, moneyMessages, wholeNumberField, wholeNumberMessages, wholeNumberParam } from './numbers.ts';
+import { moneyField, wholeNumberField, wholeNumberParam } from './number-fields.ts';
+import { moneyMessages, wholeNumberMessages } from './numbers.ts';
 import { productSchema } from './products.ts';
 import { CJ_MAX_PAGE_SIZE, CJ_PAGE_SIZE, SUPPLIER_ORDER_STATUSES, SUPPLIER_SOURCES } from './supplier-constants.ts';
 

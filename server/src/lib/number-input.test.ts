@@ -13,15 +13,15 @@ import { describe, expect, it } from 'vitest';
 
 /** What JavaScript's Number() reads but no one writes as a price or a count. */
 const NOT_DECIMAL = [
-  '0x10', '0X10', '0b11', ' 0b11 ', '0o7', '1e1', '1E1', '1e-2', '.1e1', '+1', '-1', '−1', 'Infinity', '-Infinity', 'NaN', '1_000', '1,5', '1 000',
+  '0x10', '0X10', '0b11', ' 0b11 ', '0o7', '1e1', '1E1', '1e-2', '.1e1', '+1', '−1', '--1', '-', '-.', '- 1', '1-', 'Infinity', '-Infinity', 'NaN', '1_000', '1,5', '1 000',
   '12.5.1', '.', '..5', '1..', '٣', '１２', '0x', 'abc', '12abc', '\u00a012\u00a0x', '1\u0000', '\t0x1\n',
 ];
 
 describe('parseMoney', () => {
-  it('reads decimal notation with at most 2 decimals, trimming white space around it', () => {
+  it('reads decimal notation with at most 2 decimals (a minus sign included, for the range rules to answer), trimming white space around it', () => {
     const cases: Array<[string | number, number]> = [
       ['19.99', 19.99], ['19', 19], ['19.9', 19.9], ['19.', 19], ['.5', 0.5], ['0.01', 0.01], ['007.50', 7.5], ['0', 0], ['  12.30\t', 12.3],
-      [19.99, 19.99], [0.1 + 0.2, 0.3], [1e6, 1_000_000], [-5, -5], [0, 0],
+      [19.99, 19.99], [0.1 + 0.2, 0.3], [1e6, 1_000_000], [-5, -5], [0, 0], ['-5', -5], ['-0', 0], ['-.5', -0.5],
     ];
     for (const [input, value] of cases) expect(parseMoney(input), JSON.stringify(input)).toEqual({ ok: true, value });
   });
@@ -56,16 +56,16 @@ describe('parseMoney', () => {
     const chars = fc.constantFrom(...'0123456789.+-eExXbBoO_ ,'.split(''));
     fc.assert(fc.property(fc.array(chars, { maxLength: 12 }).map((a) => a.join('')), (text) => {
       const parsed = parseMoney(text);
-      const decimal = /^(?:\d+(?:\.\d{0,2})?|\.\d{1,2})$/.test(text.trim());
+      const decimal = /^-?(?:\d+(?:\.\d{0,2})?|\.\d{1,2})$/.test(text.trim());
       expect(parsed.ok).toBe(decimal);
-      if (parsed.ok) expect(parsed.value).toBe(Number(text.trim()));
+      if (parsed.ok) expect(parsed.value).toBe(Number(text.trim()) + 0);
     }), { numRuns: 2000 });
   });
 });
 
 describe('parseWholeNumber', () => {
   it('reads digits only (and JSON whole numbers)', () => {
-    for (const [input, value] of [['12', 12], ['0', 0], ['007', 7], [' 5 ', 5], [12, 12], [0, 0], [-3, -3]] as const) {
+    for (const [input, value] of [['12', 12], ['0', 0], ['007', 7], [' 5 ', 5], ['-3', -3], ['-0', 0], [12, 12], [0, 0], [-3, -3]] as const) {
       expect(parseWholeNumber(input)).toEqual({ ok: true, value });
     }
   });
@@ -79,9 +79,9 @@ describe('parseWholeNumber', () => {
     expect(parseWholeNumber('')).toEqual({ ok: false, problem: 'empty' });
   });
 
-  it('property: a string is accepted exactly when it is digits', () => {
+  it('property: a string is accepted exactly when it is digits (after an optional minus)', () => {
     fc.assert(fc.property(fc.string({ maxLength: 10 }), (text) => {
-      expect(parseWholeNumber(text).ok).toBe(/^\d+$/.test(text.trim()));
+      expect(parseWholeNumber(text).ok).toBe(/^-?\d+$/.test(text.trim()));
     }), { numRuns: 2000 });
     fc.assert(fc.property(fc.nat(), (n) => {
       expect(parseWholeNumber(String(n))).toEqual({ ok: true, value: n });
@@ -126,7 +126,8 @@ describe('the schemas use them', () => {
     });
     expect(fieldErrors(productFormSchema.safeParse({ ...valid, price: '19.999' }))).toEqual({ price: M.priceDecimals });
     expect(fieldErrors(productFormSchema.safeParse({ ...valid, price: '', countInStock: '' }))).toEqual({ price: M.price, countInStock: M.countInStock });
-    expect(fieldErrors(productFormSchema.safeParse({ ...valid, price: '-1', countInStock: -1 }))).toEqual({ price: M.priceFormat, countInStock: M.countInStock });
+    expect(fieldErrors(productFormSchema.safeParse({ ...valid, isOnSale: false, price: '-1', countInStock: '-1' }))).toEqual({ price: M.price, countInStock: M.countInStock });
+    expect(fieldErrors(productFormSchema.safeParse({ ...valid, price: '+1', countInStock: '+1' }))).toEqual({ price: M.priceFormat, countInStock: M.countInStockFormat });
     expect(fieldErrors(productFormSchema.safeParse({ ...valid, image: 'javascript:alert(1)', images: ['data:image/png;base64,AAAA'] }))).toEqual({
       image: M.imageUrl, images: M.imagesUrl,
     });

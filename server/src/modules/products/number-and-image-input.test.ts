@@ -17,12 +17,12 @@ type Refused = { message: string; code?: string; fieldErrors?: Record<string, st
 
 const BAD_PRICES: Array<[unknown, string]> = [
   ['0x10', M.priceFormat], [' 0b11 ', M.priceFormat], ['1e1', M.priceFormat], ['0o7', M.priceFormat], ['Infinity', M.priceFormat],
-  ['1,50', M.priceFormat], ['+5', M.priceFormat], ['-5', M.priceFormat], ['5 0', M.priceFormat], ['19.999', M.priceDecimals], [19.999, M.priceDecimals],
+  ['1,50', M.priceFormat], ['+5', M.priceFormat], ['-5', M.price], ['5 0', M.priceFormat], ['19.999', M.priceDecimals], [19.999, M.priceDecimals],
   [true, M.price], [[16], M.price],
 ];
 const BAD_STOCKS: Array<[unknown, string]> = [
   ['0x10', M.countInStockFormat], [' 0b11 ', M.countInStockFormat], ['1e1', M.countInStockFormat], ['1.0', M.countInStockFormat],
-  ['3.5', M.countInStockFormat], [3.5, M.countInStockFormat], ['-1', M.countInStockFormat],
+  ['3.5', M.countInStockFormat], [3.5, M.countInStockFormat], ['+1', M.countInStockFormat], ['-1', M.countInStock],
 ];
 const BAD_DISCOUNTS: Array<[unknown, string]> = [['0x10', M.saleDiscountFormat], ['1e1', M.saleDiscountFormat], ['12.5', M.saleDiscountFormat]];
 const BAD_IMAGES = [

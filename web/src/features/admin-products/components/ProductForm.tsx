@@ -3,7 +3,9 @@ import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
-import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } from '../../../components/product-form/ProductFields';
+import {
+  AdditionalImageList, hasFieldMessage, ProductField, ProductFieldMessage, ProductFlagFields, useProductForm,
+} from '../../../components/product-form/ProductFields';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { productToFormValues, showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
 import { useCategories } from '../../products/api/get-categories';
@@ -72,7 +74,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     try {
       const { secure_url } = await upload.mutateAsync(file);
       if (target === 'image') setValue('image', secure_url, { shouldValidate: true, shouldDirty: true });
-      else setValue('images', [...images, secure_url], { shouldDirty: true });
+      else setValue('images', [...images, secure_url], { shouldValidate: true, shouldDirty: true });
       setNotice(UPLOAD_NOTICE);
     } catch (err) {
       toast.error(getErrorMessage(err));
@@ -85,7 +87,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     setValue(
       'images',
       images.filter((x) => x !== src),
-      { shouldDirty: true },
+      { shouldValidate: true, shouldDirty: true },
     );
     setNotice(REMOVE_NOTICE);
   };
@@ -137,9 +139,10 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
           {notice}
         </div>
       )}
-      <fieldset className="mb-3">
+      <fieldset className="mb-3" aria-describedby={hasFieldMessage(form, 'images') ? `${uid}-images-error` : undefined}>
         <legend className="form-label fs-6">Additional Images</legend>
         <AdditionalImageList images={images} onRemove={removeImage} />
+        <ProductFieldMessage form={form} name="images" id={`${uid}-images-error`} />
         <label className="form-label" htmlFor={`${uid}-upload-extra`}>
           Upload Additional Image
         </label>
