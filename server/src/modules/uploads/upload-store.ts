@@ -44,7 +44,13 @@ const CONTENT_TYPES: Record<string, string> = { '.webp': 'image/webp' };
 
 export const contentTypeOfKey = (key: string) => CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream';
 
-export function createLocalUploadStore(dir: string): UploadStore {
+export interface LocalUploadStoreOptions {
+  /** How bytes reach the disk (tests inject a write that fails midway, as a full disk does). */
+  writeFile?: (file: string, body: Buffer) => Promise<void>;
+}
+
+export function createLocalUploadStore(dir: string, opts: LocalUploadStoreOptions = {}): UploadStore {
+  const write = opts.writeFile ?? ((file: string, body: Buffer) => writeFile(file, body));
   let ready: Promise<unknown> | undefined;
   const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }));
   const fileOf = (key: string) => {
@@ -67,10 +73,19 @@ export function createLocalUploadStore(dir: string): UploadStore {
     async put(key, body) {
       const file = fileOf(key);
       await ensureDir();
-      // Write then rename, so a reader never sees half a file.
+      // Write then rename, so a reader never sees half a file; a write that fails (a full disk:
+      // ENOSPC) leaves no partial file behind.
       const tmp = `${file}.${newId()}.tmp`;
-      await writeFile(tmp, body);
-      await rename(tmp, file);
+      try {
+        await write(tmp, body);
+        await rename(tmp, file);
+      } catch (err) {
+        await rm(tmp, { force: true }).catch(() => undefined);
+        // A write on an open file reports no path: name it, so the log says where the disk is full.
+        const e = err as NodeJS.ErrnoException;
+        if (e.code && !e.path) throw Object.assign(new Error(`${e.message} (writing ${tmp})`, { cause: err }), { code: e.code, syscall: e.syscall, path: tmp });
+        throw err;
+      }
       return `${UPLOADS_URL_PREFIX}${key}`;
     },
     async get(key) {
