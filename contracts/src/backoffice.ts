@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
 import { apiDate, calendarDay } from './dates.ts';
+import { moneyMessages, numberProblemMessage, parseMoney, parseWholeNumber } from './numbers.ts';
 import { orderSchema } from './orders.ts';
 
 // ---------------------------------------------------------------- users administration (issue 9)
@@ -20,7 +21,23 @@ export const USER_MESSAGES = {
 export const USERS_PAGE_SIZE_DEFAULT = 20;
 export const USERS_PAGE_SIZE_MAX = 100;
 
-const pageParam = z.coerce.number({ error: 'Page must be a whole number' }).int('Page must be a whole number').min(1, 'Page must be 1 or more').max(100_000, 'Page is too large').default(1);
+/** Query numbers: digits only (numbers.ts), so "0x10" or "1e1" is a 400, not page 16 or 10. */
+const wholeQueryNumber = (label: string, fallback: number, max: number, tooLarge: string) =>
+  z
+    .union([z.string(), z.number()], { error: `${label} must be a whole number` })
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || (typeof v === 'string' && v.trim() === '')) return fallback;
+      const parsed = parseWholeNumber(v);
+      const message = !parsed.ok ? `${label} must be a whole number` : parsed.value < 1 ? `${label} must be 1 or more` : parsed.value > max ? tooLarge : null;
+      if (message) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return parsed.ok ? parsed.value : fallback;
+    });
+const pageParam = wholeQueryNumber('Page', 1, 100_000, 'Page is too large');
+const pageSizeParam = (fallback: number, max: number) => wholeQueryNumber('Page size', fallback, max, `Page size must be at most ${max}`);
 
 export const adminUserSchema = z.object({
   _id: idSchema,
@@ -34,7 +51,7 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const listUsersQuerySchema = z.object({
   page: pageParam,
-  pageSize: z.coerce.number({ error: 'Page size must be a whole number' }).int('Page size must be a whole number').min(1, 'Page size must be 1 or more').max(USERS_PAGE_SIZE_MAX, `Page size must be at most ${USERS_PAGE_SIZE_MAX}`).default(USERS_PAGE_SIZE_DEFAULT),
+  pageSize: pageSizeParam(USERS_PAGE_SIZE_DEFAULT, USERS_PAGE_SIZE_MAX),
   search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
 });
 export type ListUsersQuery = z.infer<typeof listUsersQuerySchema>;
@@ -140,7 +157,7 @@ export const listLeadsQuerySchema = z.object({
   interest: z.enum(['all', ...LEAD_INTEREST_LEVELS], { error: `Interest must be one of all, ${LEAD_INTEREST_LEVELS.join(', ')}` }).default('all'),
   search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
   page: pageParam,
-  pageSize: z.coerce.number({ error: 'Page size must be a whole number' }).int('Page size must be a whole number').min(1, 'Page size must be 1 or more').max(100, 'Page size must be at most 100').default(LEADS_PAGE_SIZE_DEFAULT),
+  pageSize: pageSizeParam(LEADS_PAGE_SIZE_DEFAULT, 100),
 });
 export type ListLeadsQuery = z.infer<typeof listLeadsQuerySchema>;
 
@@ -173,11 +190,22 @@ export const updateLeadBodySchema = z.object({
   qualificationCriteria: optionalText('Qualification criteria'),
   nextSteps: optionalText('Next steps'),
   conversionDetails: optionalText('Conversion details'),
-  revenueAmount: z.union([
-    z.null(),
-    z.literal(''),
-    z.coerce.number({ error: 'Revenue amount must be a number' }).min(0, 'Revenue amount must be 0 or more').max(1_000_000_000, 'Revenue amount is too large'),
-  ]).optional(),
+  // '' or null clears it; otherwise the one money parser (numbers.ts): "0x10" or "1e3" is refused.
+  revenueAmount: z
+    .union([z.null(), z.number(), z.string()], { error: 'Revenue amount must be a number' })
+    .transform((v, ctx) => {
+      if (v === null) return null;
+      if (typeof v === 'string' && v.trim() === '') return '' as const;
+      const parsed = parseMoney(v);
+      const message = !parsed.ok ? numberProblemMessage(parsed.problem, moneyMessages('Revenue amount'))
+        : parsed.value < 0 ? 'Revenue amount must be 0 or more' : parsed.value > 1_000_000_000 ? 'Revenue amount is too large' : null;
+      if (message || !parsed.ok) {
+        ctx.addIssue({ code: 'custom', message: message ?? 'Revenue amount must be a number' });
+        return z.NEVER;
+      }
+      return parsed.value;
+    })
+    .optional(),
   lossReason: optionalText('Reason for loss'),
   lossDetails: optionalText('Loss details'),
 });
@@ -193,7 +221,7 @@ export const ORDERS_PAGE_SIZE = 20;
 
 export const listOrdersQuerySchema = z.object({
   page: pageParam,
-  pageSize: z.coerce.number({ error: 'Page size must be a whole number' }).int('Page size must be a whole number').min(1, 'Page size must be 1 or more').max(100, 'Page size must be at most 100').default(ORDERS_PAGE_SIZE),
+  pageSize: pageSizeParam(ORDERS_PAGE_SIZE, 100),
   filter: z.enum(ORDER_LIST_FILTERS, { error: `Filter must be one of ${ORDER_LIST_FILTERS.join(', ')}` }).default('all'),
   search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
 });

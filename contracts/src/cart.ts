@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumberField } from './number-fields.ts';
 import { idSchema } from './common.ts';
 import { CART_MAX_LINES, CART_MAX_QUANTITY } from './constants.ts';
 import { cjDataSchema, productSchema } from './products.ts';
@@ -49,11 +50,10 @@ const productIdField = z
   .min(1, 'Product ID is required')
   .max(100, 'Product ID is too long');
 
-const quantityField = z.coerce
-  .number({ error: 'Quantity is required' })
-  .int('Quantity must be a whole number')
-  .min(1, 'Quantity must be at least 1')
-  .max(CART_MAX_QUANTITY, `Quantity must be at most ${CART_MAX_QUANTITY}`);
+/** A JSON whole number or a string of digits (numbers.ts): "0x2", "1e1", "2.0" are refused. */
+const quantityField = wholeNumberField({ required: 'Quantity is required', format: 'Quantity must be a whole number' })
+  .refine((v) => v >= 1, 'Quantity must be at least 1')
+  .refine((v) => v <= CART_MAX_QUANTITY, `Quantity must be at most ${CART_MAX_QUANTITY}`);
 
 const variantIdField = z.string().trim().max(100, 'Variant ID is too long').nullable().optional()
   .transform((v) => (v ? v : null));

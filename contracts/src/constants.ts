@@ -144,6 +144,14 @@ export const PRODUCT_FORM_MESSAGES = {
   saleDiscount: 'Sale discount must be between 1 and 100',
   /** On sale: the discounted price would round below $0.01 (every 100 % discount does). */
   finalPriceMin: 'Price after the sale discount must be at least $0.01',
+  /** Decimal notation only (contracts/src/numbers.ts): "0x10", "1e1", "12,50" are refused. */
+  priceFormat: 'Price must be a number written like 19.99',
+  priceDecimals: 'Price must have at most 2 decimal places',
+  countInStockFormat: 'Count in stock must be a whole number written like 12',
+  saleDiscountFormat: 'Sale discount must be a whole number written like 15',
+  /** The shop's own uploads or http(s) addresses (contracts/src/images.ts, isProductImageUrl). */
+  imageUrl: 'Image must be an uploaded image (/uploads/…) or a web address starting with https://',
+  imagesUrl: 'Images must be uploaded images (/uploads/…) or web addresses starting with https://',
   created: 'Product created successfully',
   updated: 'Product updated successfully',
   deleted: 'Product deleted successfully',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumberParam } from './number-fields.ts';
 
 /** The development mailbox (issue 23): outside production, without SMTP_URL, the mail the shop kept. */
 export const DEV_MAILBOX_PATH = '/dev/mailbox';
@@ -6,7 +7,7 @@ export const DEV_MAILBOX_LINK_TEXT = 'Open the development mailbox';
 export const DEV_MAILBOX_MAX_LIMIT = 200;
 
 export const devMailboxQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(DEV_MAILBOX_MAX_LIMIT).default(50),
+  limit: wholeNumberParam({ fallback: 50, min: 1, max: DEV_MAILBOX_MAX_LIMIT, message: `Limit must be a whole number from 1 to ${DEV_MAILBOX_MAX_LIMIT}` }),
 });
 
 export const devMailboxMessageSchema = z.object({

@@ -34,3 +34,46 @@ export function uploadedImageSrcSet(src: string): string | undefined {
   if (!key) return undefined;
   return IMAGE_VARIANT_WIDTHS.map((w) => `/uploads/w/${w}/${key} ${w}w`).join(', ');
 }
+
+// ---------------------------------------------------------------------------------------------
+// Image URLs a product may point at
+// ---------------------------------------------------------------------------------------------
+
+/** Where POST /api/upload puts an image: its `secure_url` is `/uploads/{key}`. */
+export const UPLOADS_PATH_PREFIX = '/uploads/';
+/** The bundled offline supplier catalogue's images (GET /api/cj/offline-images/v1/{file}). */
+export const OFFLINE_SUPPLIER_IMAGE_PREFIX = '/api/cj/offline-images/v1/';
+/** An upload key as the upload store makes them: lowercase letters, digits and hyphens, then .webp. */
+export const UPLOAD_KEY = /^[a-z0-9][a-z0-9-]{0,150}\.webp$/;
+const OFFLINE_IMAGE_FILE = /^[a-z0-9][a-z0-9-]{0,100}\.webp$/;
+/** http(s), then a host and the rest: printable characters only (no white space, control character or backslash). */
+const WEB_URL = /^https?:\/\/(?!\/)[!-[\]-~\u00a1-\uffff]+$/i;
+export const IMAGE_URL_MAX_LENGTH = 2000;
+
+/**
+ * Whether `url` may be a product's image: one of the shop's own images (an upload at
+ * `/uploads/{key}`, or the offline supplier catalogue's `/api/cj/offline-images/v1/{file}`), or an
+ * absolute http(s) URL with a host and no user name or password (a supplier's CDN). Anything else
+ * is refused: `javascript:`, `data:`, `vbscript:`, `file:`, protocol-relative `//host/...`, and
+ * relative paths outside those two folders (`/admin`, `../x`, `/uploads/../x`).
+ */
+export function isProductImageUrl(url: string): boolean {
+  if (url.length === 0 || url.length > IMAGE_URL_MAX_LENGTH) return false;
+  if (url.startsWith(UPLOADS_PATH_PREFIX)) return UPLOAD_KEY.test(url.slice(UPLOADS_PATH_PREFIX.length));
+  if (url.startsWith(OFFLINE_SUPPLIER_IMAGE_PREFIX)) return OFFLINE_IMAGE_FILE.test(url.slice(OFFLINE_SUPPLIER_IMAGE_PREFIX.length));
+  if (!WEB_URL.test(url)) return false;
+  // No user name or password (not even an empty one: `https://@host`), which only serve to disguise the host.
+  const authority = url.slice(url.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? '';
+  if (authority.includes('@')) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+}
+
+/** The message for an image URL that `isProductImageUrl` refuses, beginning with the field's label. */
+export const imageUrlMessage = (label: string) =>
+  `${label} must be an uploaded image (${UPLOADS_PATH_PREFIX}…) or a web address starting with https://`;

@@ -9,6 +9,8 @@ export * from './orders.ts';
 export * from './supplier-constants.ts';
 export * from './supplier.ts';
 export * from './money.ts';
+export * from './numbers.ts';
+export * from './number-fields.ts';
 export * from './backoffice.ts';
 export * from './newsletter.ts';
 export * from './chat.ts';

@@ -1,5 +1,6 @@
 import { PRODUCT_FORM_MESSAGES as M } from './constants.ts';
 import { finalPrice, MIN_UNIT_PRICE } from './money.ts';
+import { parseWholeNumber } from './numbers.ts';
 import { productFormSchema, type ProductOption, type ProductVariantInput } from './products.ts';
 
 /**
@@ -86,10 +87,6 @@ export type ParsedProductVariants =
   | { ok: true; options: ProductOption[]; variants: ParsedVariant[] }
   | { ok: false; message: string; fieldErrors: Record<string, string> };
 
-/** Form inputs may send numbers as strings; '' is not a number. */
-const toNumber = (value: number | string | null | undefined): unknown =>
-  typeof value === 'string' ? (value.trim() === '' ? Number.NaN : Number(value)) : value;
-
 // The product's own field rules and messages: one parser for money and one for stock counts.
 const priceField = productFormSchema.in.shape.price;
 const stockField = productFormSchema.in.shape.countInStock;
@@ -174,7 +171,7 @@ export function parseProductVariants(input: {
     const id = raw._id?.trim() || null;
     if (id !== null && !ID.test(id)) fail(`${at}._id`, T.variantId(label));
 
-    const price = priceField.safeParse(toNumber(raw.price ?? undefined));
+    const price = priceField.safeParse(raw.price ?? undefined);
     if (!price.success) fail(`${at}.price`, price.error.issues[0]?.message ?? M.price);
     else if (input.isOnSale && finalPrice({ price: price.data, isOnSale: true, saleDiscount: input.saleDiscount }) < MIN_UNIT_PRICE) {
       fail(`${at}.price`, M.finalPriceMin);
@@ -183,7 +180,7 @@ export function parseProductVariants(input: {
     if (raw.countInStock === undefined || raw.countInStock === null) {
       if (id === null) fail(`${at}.countInStock`, T.variantStockRequired);
     } else {
-      const stock = stockField.safeParse(toNumber(raw.countInStock));
+      const stock = stockField.safeParse(raw.countInStock ?? undefined);
       if (stock.success) countInStock = stock.data;
       else fail(`${at}.countInStock`, stock.error.issues[0]?.message ?? M.countInStock);
     }
@@ -194,9 +191,16 @@ export function parseProductVariants(input: {
     const image = (raw.image ?? '').trim();
     if (image.length > VARIANT_IMAGE_MAX) fail(`${at}.image`, T.imageMax);
 
+    let countInStockWas: number | undefined;
+    if (raw.countInStockWas !== undefined) {
+      const was = parseWholeNumber(raw.countInStockWas);
+      if (was.ok && was.value >= 0) countInStockWas = was.value;
+      else fail(`${at}.countInStockWas`, 'Count in stock was must be a whole number');
+    }
+
     variants.push({
       _id: id, options: values, name: label, price: price.success ? price.data : 0, countInStock,
-      countInStockWas: raw.countInStockWas, sku, image, enabled: raw.enabled ?? true,
+      countInStockWas, sku, image, enabled: raw.enabled ?? true,
     });
   });
   if (Object.keys(fieldErrors).length) return failure(fieldErrors, labels);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { isProductImageUrl } from './images.ts';
 import { finalPrice, MIN_UNIT_PRICE } from './money.ts';
+import { moneyField, wholeNumberField, wholeNumberParam } from './number-fields.ts';
 import {
   ADMIN_PAGE_SIZE,
   ADMIN_PRODUCT_QUERY_MESSAGES,
@@ -126,13 +128,7 @@ export function parsePriceRange(value: string): { min: number; max: number } | n
 
 const allOr = (value: string | undefined) => (value === undefined || value === '' ? 'all' : value);
 
-const pageParam = (message: string) =>
-  z
-    .string({ error: message })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? '1' : v))
-    .refine((v) => /^\d{1,9}$/.test(v) && Number(v) >= 1, { message })
-    .transform(Number);
+const pageParam = (message: string) => wholeNumberParam({ fallback: 1, min: 1, max: 999_999_999, message });
 
 /**
  * Query string of GET products/search. Every parameter is optional: query, category, price,
@@ -195,14 +191,7 @@ export type ProductSearchResponse = z.infer<typeof productSearchResponseSchema>;
 
 export const adminProductsQuerySchema = z.object({
   page: pageParam(SEARCH_MESSAGES.page),
-  pageSize: z
-    .string({ error: 'Page size must be a whole number from 1 to 100' })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? String(ADMIN_PAGE_SIZE) : v))
-    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100, {
-      message: 'Page size must be a whole number from 1 to 100',
-    })
-    .transform(Number),
+  pageSize: wholeNumberParam({ fallback: ADMIN_PAGE_SIZE, min: 1, max: 100, message: 'Page size must be a whole number from 1 to 100' }),
   /** Part of the name, case-insensitive; '' for every product. */
   search: z
     .string({ error: ADMIN_PRODUCT_QUERY_MESSAGES.search })
@@ -247,11 +236,19 @@ const requiredText = (message: string, max: number) =>
  * be saved (stored values merged with the fields sent); the web form uses the same schema.
  * Count in stock may be 0 (an out-of-stock product); negative or fractional counts are refused.
  *
- * Money: the price is rounded to cents and must then be at least $0.01 ('Price must be greater
- * than 0': 0.004 rounds to 0). Sale discount is a whole percent 1-100 when on sale (the spec's
- * range; stored as 0 when not on sale), and the price the shopper pays after the discount must
- * also be at least $0.01, else 'Price after the sale discount must be at least $0.01' next to the
- * discount. So 100 % is a valid input but never a valid product: a product is never free.
+ * Numbers are read by the one money and whole-number parsers (numbers.ts): a JSON number, or a
+ * string in decimal notation ("19.99", "12"; never "0x10", "1e1", " 0b11 "), so the web form's
+ * input text and an API client's JSON get the same rules and messages.
+ *
+ * Money: the price has at most 2 decimals and must be at least $0.01 ('Price must be greater
+ * than 0'). Sale discount is a whole percent 1-100 when on sale (the spec's range; stored as 0 when
+ * not on sale), and the price the shopper pays after the discount must also be at least $0.01, else
+ * 'Price after the sale discount must be at least $0.01' next to the discount. So 100 % is a valid
+ * input but never a valid product: a product is never free.
+ *
+ * Images: the shop's own uploads (`/uploads/{key}`, what POST upload answers), the offline supplier
+ * catalogue's images, or http(s) addresses (isProductImageUrl); never `javascript:`, `data:`, a
+ * protocol-relative `//host` or another path of the shop.
  */
 export const productFormSchema = z
   .object({
@@ -263,25 +260,28 @@ export const productFormSchema = z
       .min(1, M.slug)
       .max(200, 'Slug must be at most 200 characters')
       .regex(SLUG_PATTERN, M.slugFormat),
-    price: z
-      .number({ error: M.price })
-      .max(PRODUCT_PRICE_MAX, M.priceMax)
-      .transform((v) => Math.round(v * 100) / 100)
+    price: moneyField({ required: M.price, format: M.priceFormat, decimals: M.priceDecimals })
+      .refine((v) => v <= PRODUCT_PRICE_MAX, M.priceMax)
       .refine((v) => v >= MIN_UNIT_PRICE, M.price),
-    image: requiredText(M.image, 2000),
-    images: z.array(z.string().trim().min(1).max(2000), { error: 'Images must be a list of image URLs' }).max(20, 'At most 20 images').default([]),
+    image: requiredText(M.image, 2000).refine((v) => v === '' || isProductImageUrl(v), M.imageUrl),
+    images: z
+      .array(z.string({ error: M.imagesUrl }).trim().refine(isProductImageUrl, M.imagesUrl), { error: 'Images must be a list of image URLs' })
+      .max(20, 'At most 20 images')
+      .default([]),
     category: requiredText(M.category, 100),
     brand: requiredText(M.brand, 100),
-    countInStock: z.number({ error: M.countInStock }).int(M.countInStock).min(0, M.countInStock).max(1_000_000, 'Count in stock must be at most 1000000'),
+    countInStock: wholeNumberField({ required: M.countInStock, format: M.countInStockFormat })
+      .refine((v) => v >= 0, M.countInStock)
+      .refine((v) => v <= 1_000_000, 'Count in stock must be at most 1000000'),
     description: requiredText(M.description, 5000),
     isTodaysDeal: z.boolean().default(false),
     isGift: z.boolean().default(false),
     isOnSale: z.boolean().default(false),
-    saleDiscount: z.number({ error: M.saleDiscount }).default(0),
+    saleDiscount: wholeNumberField({ required: M.saleDiscount, format: M.saleDiscountFormat }).default(0),
   })
   .superRefine((p, ctx) => {
     if (!p.isOnSale) return;
-    if (!(Number.isInteger(p.saleDiscount) && p.saleDiscount >= 1 && p.saleDiscount <= 100)) {
+    if (!(p.saleDiscount >= 1 && p.saleDiscount <= 100)) {
       ctx.addIssue({ code: 'custom', path: ['saleDiscount'], message: M.saleDiscount });
     } else if (finalPrice(p) < MIN_UNIT_PRICE) {
       ctx.addIssue({ code: 'custom', path: ['saleDiscount'], message: M.finalPriceMin });
@@ -289,52 +289,54 @@ export const productFormSchema = z
   })
   .transform((p) => ({ ...p, saleDiscount: p.isOnSale ? p.saleDiscount : 0 }));
 export type ProductForm = z.output<typeof productFormSchema>;
+/** What the form's inputs may hold: numbers as the text typed (read by the same parsers). */
+export type ProductFormInput = z.input<typeof productFormSchema>;
 
-const numberLike = (message: string) => z.union([z.number(), z.string()], { error: message }).nullable();
-
-/** One variant of PUT products/{id} (issue 34); numbers may arrive as numeric strings (form inputs). */
+/** One variant of PUT products/{id} (issue 34); numbers may arrive as decimal strings (form inputs), read by the one money and whole-number parsers. */
 export const productVariantInputSchema = z.object({
   /** A variant of this product to change; left out for a new one (or one matched by its options). */
   _id: z.string({ error: 'Variant ID must be text' }).nullable().optional(),
   /** Its value of each of the product's options. */
   options: z.record(z.string(), z.string({ error: 'Option values must be text' }), { error: 'Variant options must be { name: value }' }),
-  price: numberLike(M.price).optional(),
+  price: moneyField({ required: M.price, format: M.priceFormat, decimals: M.priceDecimals }).nullable().optional(),
   /** Required for a new variant; an existing one keeps its stock when it is left out. */
-  countInStock: numberLike(M.countInStock).optional(),
+  countInStock: wholeNumberField({ required: M.countInStock, format: M.countInStockFormat }).nullable().optional(),
   /** The stock the form loaded, sent with a changed countInStock: 409 when orders changed it since. */
-  countInStockWas: z.number({ error: 'Count in stock was must be a whole number' }).int('Count in stock was must be a whole number').min(0).optional(),
+  countInStockWas: wholeNumberField({ format: 'Count in stock was must be a whole number' }).refine((v) => v >= 0, 'Count in stock was must be a whole number').optional(),
   sku: z.string({ error: 'SKU must be text' }).nullable().optional(),
   image: z.string({ error: 'Image must be text' }).nullable().optional(),
   enabled: z.boolean({ error: 'Enabled must be true or false' }).optional(),
 }, { error: 'Each variant must be { options, price, countInStock, ... }' });
-export type ProductVariantInput = z.infer<typeof productVariantInputSchema>;
+export type ProductVariantInput = z.input<typeof productVariantInputSchema>;
 const textLike = (message: string) => z.string({ error: message }).nullable();
 /**
  * Body of PUT products/{id}. Fields left out keep their stored value; the product as it will be
- * saved must pass `productFormSchema`. Numbers may arrive as numeric strings (form inputs). A field
- * of the wrong type is refused with that field's message from the spec.
+ * saved must pass `productFormSchema`. Numbers may arrive as JSON numbers or as decimal strings
+ * (form inputs), read by the one money and whole-number parsers: "0x10", "1e1" or " 0b11 " is a
+ * 400 naming the field, whatever else the body says. A field of the wrong type is refused with
+ * that field's message from the spec; null counts as empty (the field's "required" message).
  */
 export const productUpdateBodySchema = z.object({
   _id: z.string({ error: M.idRequired }).nullable().optional(),
   name: textLike(M.name).optional(),
   slug: textLike(M.slug).optional(),
-  price: numberLike(M.price).optional(),
+  price: moneyField({ required: M.price, format: M.priceFormat, decimals: M.priceDecimals }).nullable().optional(),
   image: textLike(M.image).optional(),
   images: z.array(z.string({ error: 'Images must be a list of image URLs' }), { error: 'Images must be a list of image URLs' }).nullable().optional(),
   category: textLike(M.category).optional(),
   brand: textLike(M.brand).optional(),
-  countInStock: numberLike(M.countInStock).optional(),
+  countInStock: wholeNumberField({ required: M.countInStock, format: M.countInStockFormat }).nullable().optional(),
   description: textLike(M.description).optional(),
   isTodaysDeal: z.boolean({ error: "Today's deal must be true or false" }).optional(),
   isGift: z.boolean({ error: 'Gift must be true or false' }).optional(),
   isOnSale: z.boolean({ error: 'On sale must be true or false' }).optional(),
-  saleDiscount: numberLike(M.saleDiscount).optional(),
+  saleDiscount: wholeNumberField({ required: M.saleDiscount, format: M.saleDiscountFormat }).nullable().optional(),
   /**
    * The stock the form loaded, sent with a changed `countInStock` (a recount): when the stored stock
    * is no longer this (orders came in since), the save is refused with 409 and nothing is written.
    * Optional: a client that leaves it out gets its `countInStock` written as before.
    */
-  countInStockWas: z.number({ error: 'Count in stock was must be a whole number' }).int('Count in stock was must be a whole number').min(0).optional(),
+  countInStockWas: wholeNumberField({ format: 'Count in stock was must be a whole number' }).refine((v) => v >= 0, 'Count in stock was must be a whole number').optional(),
   /**
    * Options and variants (issue 34), sent together: the product's options and one variant per
    * combination sold. Variants left out are deleted, or switched off when they have orders. The

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
+import { PRODUCT_FORM_MESSAGES as M } from './constants.ts';
+import { moneyField, wholeNumberField, wholeNumberParam } from './number-fields.ts';
+import { moneyMessages, wholeNumberMessages } from './numbers.ts';
 import { productSchema, sellableVariantSchema } from './products.ts';
 import { CJ_MAX_PAGE_SIZE, CJ_PAGE_SIZE, SUPPLIER_ORDER_STATUSES, SUPPLIER_SOURCES } from './supplier-constants.ts';
 
@@ -106,25 +109,12 @@ export type CjSavedItem = z.infer<typeof cjSavedItemSchema>;
 export const cjSavedListResponseSchema = z.object({ data: pageOf(cjSavedItemSchema) });
 export type CjSavedListResponse = z.infer<typeof cjSavedListResponseSchema>;
 
-const pageParam = (message: string) =>
-  z
-    .string({ error: message })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? '1' : v))
-    .refine((v) => /^\d{1,6}$/.test(v) && Number(v) >= 1, { message })
-    .transform(Number);
+const pageParam = (message: string) => wholeNumberParam({ fallback: 1, min: 1, max: 999_999, message });
 
 /** GET cj/products and GET cj/products/saved: page from 1, limit (page size) 1-200, search text and category. */
 export const cjListQuerySchema = z.object({
   page: pageParam('Page must be a whole number from 1 to 999999'),
-  limit: z
-    .string({ error: `Limit must be a whole number from 1 to ${CJ_MAX_PAGE_SIZE}` })
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? String(CJ_PAGE_SIZE) : v))
-    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= CJ_MAX_PAGE_SIZE, {
-      message: `Limit must be a whole number from 1 to ${CJ_MAX_PAGE_SIZE}`,
-    })
-    .transform(Number),
+  limit: wholeNumberParam({ fallback: CJ_PAGE_SIZE, min: 1, max: CJ_MAX_PAGE_SIZE, message: `Limit must be a whole number from 1 to ${CJ_MAX_PAGE_SIZE}` }),
   query: z
     .string()
     .optional()
@@ -145,12 +135,14 @@ export const cjCategoriesResponseSchema = z.object({
 });
 export type CjCategoriesResponse = z.infer<typeof cjCategoriesResponseSchema>;
 
-const numberLike = z.union([z.number(), z.string()]).nullable();
+const price = () => moneyField({ required: M.price, format: M.priceFormat, decimals: M.priceDecimals }).nullable();
+const stock = () => wholeNumberField({ required: M.countInStock, format: M.countInStockFormat }).nullable();
 /**
  * POST cj/products/save (SPEC "Save-supplier-product payload"). Only `pid` is required: fields left
  * out come from the supplier product (name, slug from the lower-cased English name, price from the
  * first part of sellPrice, stock 100, images, category, description). The product as it will be
- * saved must pass the product form rules.
+ * saved must pass the product form rules (images included). Numbers are JSON numbers or decimal
+ * strings, read by the one money and whole-number parsers ("0x10", "1e1": 400 naming the field).
  */
 export const cjSaveBodySchema = z.object({
   pid: z.string().nullable().optional(),
@@ -158,9 +150,9 @@ export const cjSaveBodySchema = z.object({
   vid: z.string().nullable().optional(),
   category: z.string().nullable().optional(),
   brand: z.string().nullable().optional(),
-  countInStock: numberLike.optional(),
+  countInStock: stock().optional(),
   slug: z.string().nullable().optional(),
-  price: numberLike.optional(),
+  price: price().optional(),
   name: z.string().nullable().optional(),
   description: z.string().nullable().optional(),
   image: z.string().nullable().optional(),
@@ -168,12 +160,12 @@ export const cjSaveBodySchema = z.object({
   isTodaysDeal: z.boolean().optional(),
   isGift: z.boolean().optional(),
   isOnSale: z.boolean().optional(),
-  saleDiscount: numberLike.optional(),
+  saleDiscount: wholeNumberField({ required: M.saleDiscount, format: M.saleDiscountFormat }).nullable().optional(),
   /** Per variant: selling price, stock, on/off (variants left out keep their values, or the pricing rule's). */
   variants: z.array(z.object({
     vid: z.string(),
-    price: numberLike.optional(),
-    countInStock: numberLike.optional(),
+    price: moneyField(moneyMessages('Variant price')).nullable().optional(),
+    countInStock: wholeNumberField(wholeNumberMessages('Variant stock')).nullable().optional(),
     enabled: z.boolean().optional(),
   })).max(200).optional(),
   /** Save even though a selling price (after the sale discount) is below the supplier's cost. */
@@ -244,10 +236,16 @@ export type SupplierStatus = z.infer<typeof supplierStatusSchema>;
 export const PRICING_ROUNDINGS = ['.99', '.00'] as const;
 export const DEFAULT_MARKUP_PERCENT = 50;
 
-/** GET/PUT /api/cj/pricing (admin): fills the price of newly imported products and variants. */
+/**
+ * GET/PUT /api/cj/pricing (admin): fills the price of newly imported products and variants. Markup
+ * (a percent) and fixed amount are decimals with at most 2 places, read by the money parser.
+ */
 export const pricingRuleSchema = z.object({
-  markupPercent: z.coerce.number({ error: 'Markup must be a number' }).min(0, 'Markup must be from 0 to 1000 %').max(1000, 'Markup must be from 0 to 1000 %'),
-  fixedAmount: z.coerce.number({ error: 'Fixed amount must be a number' }).min(0, 'Fixed amount must be from $0 to $10000').max(10_000, 'Fixed amount must be from $0 to $10000').default(0),
+  markupPercent: moneyField({ ...moneyMessages('Markup'), required: 'Markup must be a number' })
+    .refine((v) => v >= 0 && v <= 1000, 'Markup must be from 0 to 1000 %'),
+  fixedAmount: moneyField({ ...moneyMessages('Fixed amount'), required: 'Fixed amount must be a number' })
+    .refine((v) => v >= 0 && v <= 10_000, 'Fixed amount must be from $0 to $10000')
+    .default(0),
   rounding: z.enum(PRICING_ROUNDINGS, { error: 'Rounding must be .99 or .00' }),
 });
 export type PricingRule = z.infer<typeof pricingRuleSchema>;

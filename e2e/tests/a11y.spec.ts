@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import { uploadPng } from './catalogue-data';
 import { DEMO_ADMIN, createAccountViaApi, expect, test, uniqueEmail } from './fixtures';
 
 /*
@@ -133,7 +134,7 @@ async function ownProduct(browser: Browser): Promise<{ _id: string; slug: string
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const res = await admin.request.put(`/api/products/${product._id}`, {
     data: {
-      _id: product._id, name, slug, price: 19.99, image: '/favicon.svg', images: [], category: 'Accessibility Test', brand: 'E2E',
+      _id: product._id, name, slug, price: 19.99, image: await uploadPng(admin.request, [60, 160, 90]), images: [], category: 'Accessibility Test', brand: 'E2E',
       countInStock: 5, description: 'A lamp for the accessibility test', isTodaysDeal: false, isGift: false, isOnSale: false, saleDiscount: 0,
     },
   });

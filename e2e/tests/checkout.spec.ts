@@ -1,5 +1,6 @@
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
+import { uploadPng } from './catalogue-data';
 import { createAccountViaApi, DEMO_ADMIN, expect, signIn, test, uniqueEmail } from './fixtures';
 
 interface CreatedProduct {
@@ -27,7 +28,8 @@ async function createProduct(admin: APIRequestContext, fields: { name: string; p
       name: fields.name,
       slug,
       price: fields.price,
-      image: '/favicon.svg',
+      // A product's image is an upload of the shop's (or an http(s) address): upload one.
+      image: await uploadPng(admin, [40, 120, 200]),
       images: [],
       category: 'Checkout Test',
       brand: 'E2E',

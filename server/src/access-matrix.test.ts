@@ -155,7 +155,7 @@ export const MATRIX: Record<string, Declaration> = {
   'PUT /api/products/:id': { expect: adminOnly(200), request: async (w) => {
       const id = await w.freshProduct();
       return { params: { id }, body: {
-        _id: id, name: 'Renamed by the matrix', slug: unique('renamed'), price: 12.5, image: '/images/renamed.jpg',
+        _id: id, name: 'Renamed by the matrix', slug: unique('renamed'), price: 12.5, image: '/uploads/renamed.webp',
         category: 'Testing', brand: 'Acme', countInStock: 5, description: 'Edited by the access matrix',
       } };
     },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { APP_START_SCRIPT, FIRST_PAINT_SCRIPT } from '@shop/contracts/theme';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
@@ -30,6 +31,7 @@ import { createFailoverRateLimiter, createMemoryRateLimiter, type RateLimiter } 
 import { createRedisClient } from './lib/redis.ts';
 import { watchRedis } from './lib/redis-health.ts';
 import { registerSpa } from './lib/spa.ts';
+import { createStorageHealth, type StorageHealth } from './lib/storage-full.ts';
 import { pageCacheFor } from './modules/products/catalogue-cache.ts';
 import { RESPONSE_TTL_MS, wantsFresh } from './modules/products/cached-response.ts';
 import { createTokenSigner } from './lib/tokens.ts';
@@ -38,7 +40,7 @@ import { chatSocketRoutes } from './modules/chat/index.ts';
 import { LEAD_ACTIVITY_JOB } from './modules/leads/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerDrainHeaders } from './modules/health/shutdown.ts';
-import { createUploadStore } from './modules/uploads/index.ts';
+import { createUploadStore, type UploadStore } from './modules/uploads/index.ts';
 import { withDemoImages } from './db/seed/demo-images.ts';
 
 export interface AppDeps {
@@ -51,6 +53,10 @@ export interface AppDeps {
   logger?: false | undefined;
   /** Where the log goes (default stdout); tests capture it. */
   logStream?: DestinationStream;
+  /** Whether storage is full (default: DATA_DIR's free space and the disk-full errors seen). */
+  storageHealth?: StorageHealth;
+  /** Where uploaded originals go (default: by the database, createUploadStore); tests inject a failing disk. */
+  uploads?: UploadStore;
 }
 
 export type App = FastifyInstance;
@@ -104,7 +110,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     jobs: jobRunner,
     onClose: [],
     // With the demo seed, the demo catalogue's images are drawn on first request (db/seed/demo-images.ts).
-    uploads: config.seed.demoData ? withDemoImages(createUploadStore(database, config.dataDir)) : createUploadStore(database, config.dataDir),
+    uploads: deps.uploads ?? (config.seed.demoData ? withDemoImages(createUploadStore(database, config.dataDir)) : createUploadStore(database, config.dataDir)),
+    storageHealth: deps.storageHealth ?? createStorageHealth({
+      database: database.kind,
+      dirs: [
+        ...(database.kind === 'pglite' ? [{ label: 'the embedded database', path: path.join(config.dataDir, 'pglite') }] : []),
+        { label: 'the data directory', path: config.dataDir },
+      ],
+    }),
     lifecycle: { draining: false },
     onDrain: [],
     recheckChatSockets: () => undefined, // replaced by the chat module

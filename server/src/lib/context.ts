@@ -11,6 +11,7 @@ import type { Mailer } from './mailer.ts';
 import type { MailSealer } from './mail-seal.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { RedisHealth } from './redis-health.ts';
+import type { StorageHealth } from './storage-full.ts';
 import type { TokenSigner } from './tokens.ts';
 
 /** Rewrites the SPA's index.html for a request (SEO tags for product pages, ...). Return null to leave it. */
@@ -36,6 +37,8 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Uploaded originals: the `uploads` table on PostgreSQL (shared by a fleet), the disk on PGlite. */
   uploads: UploadStore;
+  /** Whether the shop's storage is full (DATA_DIR's free space, disk-full errors): /api/ready reports it. */
+  storageHealth: StorageHealth;
   /** `draining` turns true when the instance is asked to stop: /api/ready then answers 503. */
   lifecycle: { draining: boolean };
   /**

@@ -3,8 +3,10 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   AppError, DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailableError, type FieldErrors,
 } from './errors.ts';
+import type { AppContext } from './context.ts';
 import { serializeError } from './logging.ts';
 import { INVALID_UPLOAD, isMalformedMultipartError } from './multipart.ts';
+import { diskFullCause, STORAGE_FULL_CODE, STORAGE_FULL_MESSAGE, STORAGE_FULL_RETRY_AFTER_SECONDS } from './storage-full.ts';
 
 /**
  * PostgreSQL's SQLSTATEs for a statement stopped by the request timeouts of the serving pool
@@ -13,6 +15,13 @@ import { INVALID_UPLOAD, isMalformedMultipartError } from './multipart.ts';
  * the request's SQL: the database is too slow or too busy right now.
  */
 const DATABASE_TIMEOUT_CODES = new Set(['57014', '55P03']);
+/**
+ * PostgreSQL's SQLSTATEs for a server out of resources for now: 53000 insufficient_resources and
+ * 53200 out_of_memory (53300 too_many_connections is an outage: lib/errors.ts). Not the request's
+ * fault and usually passing: 503 with Retry-After like a timeout. 53100 disk_full has its own
+ * answer (lib/storage-full.ts).
+ */
+const DATABASE_OUT_OF_RESOURCES_CODES = new Set(['53000', '53200']);
 /** node-postgres's query_timeout: the connection stayed silent (packets accepted, never answered). */
 const QUERY_READ_TIMEOUT = 'Query read timeout';
 
@@ -41,10 +50,10 @@ function errorChain(err: unknown): Array<Record<string, unknown>> {
   return chain;
 }
 
-/** Whether `err` is a query stopped by the serving pool's time limits (503, like an unreachable database). */
+/** Whether `err` is a query stopped by the serving pool's time limits, or by a server out of memory (503, like an unreachable database). */
 export function isDatabaseTimeoutError(err: unknown): boolean {
   return errorChain(err).some(({ code, message }) =>
-    (typeof code === 'string' && DATABASE_TIMEOUT_CODES.has(code)) || message === QUERY_READ_TIMEOUT);
+    (typeof code === 'string' && (DATABASE_TIMEOUT_CODES.has(code) || DATABASE_OUT_OF_RESOURCES_CODES.has(code))) || message === QUERY_READ_TIMEOUT);
 }
 
 /**
@@ -118,6 +127,25 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const message = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'Request body is not valid JSON' : fe.message;
       return reply.status(status).send({ message, code: fe.code ?? 'BAD_REQUEST' });
+    }
+    const full = diskFullCause(error);
+    if (full) {
+      // What is full, for the operator: the database (which one, and PostgreSQL's own words: the file
+      // it could not extend) or the path Node could not write. The statement or transaction failed
+      // as a whole, an upload's temporary file is removed: nothing is half-written.
+      // app.ctx is absent only in tests that build a bare Fastify with this handler.
+      const ctx = (app as { ctx?: AppContext }).ctx;
+      ctx?.storageHealth.noteFull(full);
+      const embedded = ctx?.database.kind === 'pglite' ? ctx.config.dataDir : null;
+      const where = full.what === 'database'
+        ? { database: ctx?.database.kind ?? null, ...(embedded ? { dataDir: embedded } : {}), code: full.code, detail: full.detail }
+        : { path: full.path, syscall: full.syscall, code: full.code };
+      const what = full.what === 'database'
+        ? (embedded ? `the embedded database in ${embedded}` : "the database server's disk")
+        : (full.path ?? 'a local disk');
+      request.log.error({ storageFull: { what: full.what, ...where }, method: request.method, route: request.routeOptions.url ?? null, status: 503 }, `storage full: ${what}`);
+      return reply.status(503).header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS))
+        .send({ message: STORAGE_FULL_MESSAGE, code: STORAGE_FULL_CODE });
     }
     if (isDatabaseUnavailableError(error) || isDatabaseTimeoutError(error)) {
       // Logged at warn without the stack: during an outage every request ends here. Under `dbError`,

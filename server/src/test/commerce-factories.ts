@@ -20,7 +20,7 @@ export async function createProduct(
     name: `Test Product ${productCounter}`,
     slug: `test-product-${productCounter}-${id.slice(-6)}`,
     price: 10,
-    image: `/images/p${productCounter}.jpg`,
+    image: `/uploads/p${productCounter}.webp`,
     images: [],
     category: 'Testing',
     brand: 'Acme',

@@ -37,7 +37,7 @@ export async function openTestDatabase(): Promise<{ database: Database; cleanup:
 
 let template: Blob | undefined;
 /** The migrated empty database made once per run by test/pglite-template.ts (undefined outside the pglite project). */
-function pgliteTemplate(): Blob | undefined {
+export function pgliteTemplate(): Blob | undefined {
   const file = inject('pgliteTemplate');
   if (!file) return undefined;
   template ??= new Blob([readFileSync(file)]);

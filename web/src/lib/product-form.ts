@@ -6,8 +6,17 @@ import { ApiError } from './api-client';
 /** The server's own product rules and messages (SPEC.md section 5, "Product form"), used by the product and the supplier product forms. */
 export { productFormSchema };
 
-/** What the inputs hold: every field of the form, of the same types as the checked values the schema gives. */
-export type ProductFormValues = ProductForm;
+/**
+ * What the inputs hold: every field of the form. Price, count in stock and sale discount hold the
+ * text typed (or the stored number): the schema reads them with the server's own parsers
+ * (contracts/src/numbers.ts), so "1e1" or "12.345" gets the server's message beside the field.
+ */
+export type ProductFormValues = Omit<ProductForm, 'price' | 'countInStock' | 'saleDiscount'> & {
+  price: number | string;
+  countInStock: number | string;
+  saleDiscount: number | string;
+};
+/** The checked values the schema gives (numbers parsed). */
 export type ProductFormOutput = ProductForm;
 export type ProductFormField = keyof ProductFormValues;
 
@@ -16,7 +25,7 @@ export const productFormFields: ProductFormField[] = [
 ];
 
 /** The form's fields of a stored product (or a saved supplier product). */
-export function productToFormValues(p: ProductFormValues): ProductFormValues {
+export function productToFormValues(p: ProductFormOutput): ProductFormValues {
   return {
     name: p.name,
     slug: p.slug,

@@ -1,11 +1,12 @@
+import { parseWholeNumber } from '@shop/contracts/numbers';
 import { useLocation, useSearchParams } from 'react-router';
 
 export type ListParamValues<K extends string> = Record<K, string>;
 
-/** A page number from the address: a whole number of at least 1, else 1. */
+/** A page number from the address: digits (the server's parser: not "0x2" or "1e1") of at least 1, else 1. */
 export function pageFromParam(value: string | null): number {
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
+  const parsed = parseWholeNumber(value ?? '');
+  return parsed.ok && parsed.value >= 1 ? parsed.value : 1;
 }
 
 /** `?a=b&page=n` for the given values, leaving out defaults (and page 1) so addresses stay short. */

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '@shop/contracts';
+import { productFormSchema, type Product } from '@shop/contracts';
+import { products } from '../schema.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { UPLOADS_URL_PREFIX } from '../../modules/uploads/upload-store.ts';
 import { seedCatalogue, type CatalogueSeedResult } from './catalogue.ts';
@@ -103,6 +104,16 @@ describe('demo catalogue seed', () => {
     // Stopped: draws nothing.
     expect(await fillDemoImages(store, new Set(keys), () => true)).toBe(0);
     expect((await store.list()).length).toBe(before + 9);
+  });
+
+  it('seeds only products the product form accepts as they are (decimal money, whole stock, upload-store images)', async () => {
+    const rows = await t.database.db.select().from(products);
+    expect(rows.length).toBe(result.products);
+    const refused = rows
+      .map((p) => ({ slug: p.slug, result: productFormSchema.safeParse({ ...p, saleDiscount: p.isOnSale ? p.saleDiscount : 0 }) }))
+      .filter((r) => !r.result.success)
+      .map((r) => `${r.slug}: ${r.result.error?.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('; ')}`);
+    expect(refused).toEqual([]);
   });
 
   it('stores rating and count consistent with the seeded reviews', async () => {

@@ -1,5 +1,5 @@
 import {
-  chatMessageSchema, chatSummarySchema, errorResponseSchema, guestSessionBodySchema, idSchema, messageResponseSchema,
+  chatMessageSchema, chatSummarySchema, errorResponseSchema, guestSessionBodySchema, idSchema, messageResponseSchema, wholeNumberParam,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -76,7 +76,7 @@ export const allHistorySchema = {
   tags: ['chat'],
   querystring: z.object({
     search: z.string().max(100).optional(),
-    page: z.coerce.number({ error: 'page must be a whole number from 1' }).int('page must be a whole number from 1').min(1, 'page must be a whole number from 1').max(10_000).default(1),
+    page: wholeNumberParam({ fallback: 1, min: 1, max: 10_000, message: 'page must be a whole number from 1 to 10000' }),
   }),
   response: { 200: z.object({ chats: z.array(chatSummarySchema), page: z.number(), pages: z.number(), total: z.number() }), ...errors },
 };

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { STORAGE_FULL_CODE, STORAGE_FULL_RETRY_AFTER_SECONDS } from '../../lib/storage-full.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  let reportedFull: string | null = null;
   app.get('/health', {
     config: { access: 'public' },
     schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } },
@@ -11,7 +13,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { access: 'public' },
     schema: {
       tags: ['health'],
-      summary: 'Readiness for the load balancer: the database answers and the instance is not shutting down',
+      summary: 'Readiness: the database answers, storage is not full and the instance is not shutting down',
       response: { 200: z.object({ status: z.literal('ready'), degraded: z.array(z.enum(['redis'])).optional() }), 503: z.object({ message: z.string(), code: z.string() }) },
     },
   }, async (_request, reply) => {
@@ -22,6 +24,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     } catch (err) {
       app.log.error({ err }, 'readiness check failed');
       return reply.status(503).header('retry-after', '5').send({ message: 'Database unavailable', code: 'UNAVAILABLE' });
+    }
+    // Storage full (DATA_DIR below its free-space floor, or the database server's disk full): orders,
+    // uploads and sign-ins cannot be written. Ready says so, with what is full; the reason is in the log too.
+    const full = await app.ctx.storageHealth.check();
+    if ((full?.reason ?? null) !== reportedFull) {
+      // Logged when it changes, not on every check of the balancer.
+      if (full) app.log.warn({ storageFull: full.details }, `readiness: ${full.reason}`);
+      else app.log.info('readiness: storage writable again');
+      reportedFull = full?.reason ?? null;
+    }
+    if (full) {
+      return reply.status(503).header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS)).send({ message: full.reason, code: STORAGE_FULL_CODE });
     }
     // Redis down: the instance still serves everything (per-instance rate limits, local chat), so it
     // stays in the balancer's rotation and says what runs degraded.

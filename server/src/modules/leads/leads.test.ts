@@ -59,13 +59,13 @@ describe('leads API', () => {
     const id = list.body.leads[0]!._id;
     const res = await call<{ message: string; lead: Lead }>(t, admin, 'PUT', `/api/chat/leads/${id}`, {
       status: 'converted', notes: 'Bought the bundle', followUpDate: '2026-06-01', contactMethod: 'phone',
-      conversionDetails: 'Bundle of 3', revenueAmount: '149.999', nextSteps: '',
+      conversionDetails: 'Bundle of 3', revenueAmount: '149.99', nextSteps: '',
     });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe(LEAD_MESSAGES.updated);
     expect(res.body.lead).toMatchObject({
       status: 'converted', notes: 'Bought the bundle', followUpDate: '2026-06-01T00:00:00.000Z', contactMethod: 'phone',
-      conversionDetails: 'Bundle of 3', revenueAmount: 150, nextSteps: null,
+      conversionDetails: 'Bundle of 3', revenueAmount: 149.99, nextSteps: null,
     });
     const back = await call<{ lead: Lead }>(t, admin, 'PUT', `/api/chat/leads/${id}`, { status: 'new', followUpDate: null });
     expect(back.body.lead).toMatchObject({ status: 'new', notes: 'Bought the bundle', followUpDate: null, contactMethod: 'phone' });
@@ -81,6 +81,8 @@ describe('leads API', () => {
       [{ status: 'lost', notes: 'x'.repeat(2001) }, /Notes must be at most 2000 characters/],
       [{ status: 'lost', followUpDate: 'not a date' }, /Follow-up date must be a valid date/],
       [{ status: 'lost', revenueAmount: -5 }, /Revenue amount must be 0 or more/],
+      [{ status: 'lost', revenueAmount: '149.999' }, /Revenue amount must have at most 2 decimal places/],
+      [{ status: 'lost', revenueAmount: '0x10' }, /Revenue amount must be a number written like 19.99/],
     ];
     for (const [body, message] of cases) {
       const res = await call<{ message: string }>(t, admin, 'PUT', `/api/chat/leads/${lead!._id}`, body);

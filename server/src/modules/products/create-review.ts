@@ -1,4 +1,4 @@
-import { PRODUCT_FORM_MESSAGES, REVIEW_MESSAGES, type CreateReviewBody, type CreateReviewResponse } from '@shop/contracts';
+import { parseWholeNumber, PRODUCT_FORM_MESSAGES, REVIEW_MESSAGES, type CreateReviewBody, type CreateReviewResponse } from '@shop/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { products, reviews } from '../../db/schema.ts';
@@ -16,8 +16,10 @@ function parseReview(body: CreateReviewBody): { rating: number; comment: string 
   if (!comment || rawRating === undefined || rawRating === null || rawRating === '' || rawRating === 0 || rawRating === '0') {
     throw badRequest(REVIEW_MESSAGES.required);
   }
-  const rating = Number(rawRating);
-  if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw badRequest(REVIEW_MESSAGES.rating, { rating: REVIEW_MESSAGES.rating });
+  // Digits only (contracts/src/numbers.ts): "0x5" or "5e0" is not a rating.
+  const parsed = parseWholeNumber(rawRating);
+  const rating = parsed.ok ? parsed.value : Number.NaN;
+  if (!(rating >= 1 && rating <= 5)) throw badRequest(REVIEW_MESSAGES.rating, { rating: REVIEW_MESSAGES.rating });
   if (comment.length > COMMENT_MAX) throw badRequest(REVIEW_MESSAGES.commentMax, { comment: REVIEW_MESSAGES.commentMax });
   return { rating, comment };
 }

@@ -33,8 +33,8 @@ describe('money: what the shopper pays is at least $0.01 after rounding and the 
   afterAll(async () => { await t.close(); });
 
   it.each([
-    ['a price that rounds to 0 (0.004)', { price: 0.004 }, 'price', M.price],
-    ['the same as a form string', { price: '0.004' }, 'price', M.price],
+    ['a price of less than a cent (0.004: more than 2 decimals are refused, not rounded away)', { price: 0.004 }, 'price', M.priceDecimals],
+    ['the same as a form string', { price: '0.004' }, 'price', M.priceDecimals],
     ['a price of 0', { price: 0 }, 'price', M.price],
     ['a price of the wrong type', { price: { amount: 1 } }, 'price', M.price],
     ['a discount below 1 when on sale', { isOnSale: true, saleDiscount: 0 }, 'saleDiscount', M.saleDiscount],
@@ -51,9 +51,9 @@ describe('money: what the shopper pays is at least $0.01 after rounding and the 
     expect(await stored(draft._id)).toMatchObject({ isDraft: true, price: 0, name: 'Sample name' });
   });
 
-  it('accepts the smallest prices that still cost a cent: 0.005 rounds to 0.01, 0.01 at 50 % is 0.01, 99 % of $1 is 0.01', async () => {
+  it('accepts the smallest prices that still cost a cent: 0.01, 0.01 at 50 % is 0.01, 99 % of $1 is 0.01', async () => {
     for (const [over, price, final] of [
-      [{ price: 0.005 }, 0.01, 0.01],
+      [{ price: 0.01 }, 0.01, 0.01],
       [{ price: 0.01, isOnSale: true, saleDiscount: 50 }, 0.01, 0.01],
       [{ price: 1, isOnSale: true, saleDiscount: 99 }, 1, 0.01],
       [{ price: 0.5, isOnSale: true, saleDiscount: 99 }, 0.5, 0.01],

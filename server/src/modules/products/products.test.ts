@@ -191,15 +191,16 @@ describe('products: administration', () => {
     ['price', { price: 0 }, 'Price must be greater than 0'],
     ['price', { price: -3 }, 'Price must be greater than 0'],
     ['price', { price: '' }, 'Price must be greater than 0'],
-    ['price', { price: 'abc' }, 'Price must be greater than 0'],
+    ['price', { price: 'abc' }, 'Price must be a number written like 19.99'],
+    ['price', { price: '19.999' }, 'Price must have at most 2 decimal places'],
     ['price', { price: null }, 'Price must be greater than 0'],
     ['image', { image: '' }, 'Image is required'],
     ['countInStock', { countInStock: -1 }, 'Count in stock must be greater than 0'],
-    ['countInStock', { countInStock: 1.5 }, 'Count in stock must be greater than 0'],
+    ['countInStock', { countInStock: 1.5 }, 'Count in stock must be a whole number written like 12'],
     ['countInStock', { countInStock: '' }, 'Count in stock must be greater than 0'],
     ['saleDiscount', { isOnSale: true, saleDiscount: 0 }, 'Sale discount must be between 1 and 100'],
     ['saleDiscount', { isOnSale: true, saleDiscount: 101 }, 'Sale discount must be between 1 and 100'],
-    ['saleDiscount', { isOnSale: true, saleDiscount: 12.5 }, 'Sale discount must be between 1 and 100'],
+    ['saleDiscount', { isOnSale: true, saleDiscount: 12.5 }, 'Sale discount must be a whole number written like 15'],
   ])('answers the field error for %s (%j)', async (field, over, message) => {
     const draft = await createDraft();
     const res = await put(draft._id, { ...validBody(draft._id, { slug: `s-${draft._id}` }), ...over });
@@ -219,11 +220,11 @@ describe('products: administration', () => {
     });
   });
 
-  it('accepts count in stock 0, numeric strings, a discount only when on sale, and rounds price to cents', async () => {
+  it('accepts count in stock 0, decimal strings and a discount only when on sale', async () => {
     const draft = await createDraft();
-    const res = await put(draft._id, validBody(draft._id, { slug: `ok-${draft._id}`, countInStock: '0', price: '19.999', isOnSale: false, saleDiscount: 500 }));
+    const res = await put(draft._id, validBody(draft._id, { slug: `ok-${draft._id}`, countInStock: '0', price: '19.99', isOnSale: false, saleDiscount: 500 }));
     expect(res.statusCode).toBe(200);
-    expect(res.json().product).toMatchObject({ countInStock: 0, price: 20, finalPrice: 20, isOnSale: false, saleDiscount: 0 });
+    expect(res.json().product).toMatchObject({ countInStock: 0, price: 19.99, finalPrice: 19.99, isOnSale: false, saleDiscount: 0 });
   });
 
   it('refuses a slug used by another product with 409 and a slug field error', async () => {

@@ -100,7 +100,7 @@ describe(`PUT /api/products/{id}: stock and supplier products, on ${TEST_DB}`, (
 
     it.each([
       ['price', { price: 20 }, ['price']],
-      ['price that is not a number', { price: 'abc' }, ['price']],
+      ['price sent as a decimal string', { price: '27.50' }, ['price']],
       ['sale', { isOnSale: true, saleDiscount: 50 }, ['isOnSale', 'saleDiscount']],
       ['stock', { countInStock: 5 }, ['countInStock']],
       ['stock with countInStockWas', { countInStock: 5, countInStockWas: 100 }, ['countInStock']],

@@ -14,12 +14,6 @@ import { findVariants } from './product-variants.ts';
 import { presentProduct } from './products.presenter.ts';
 import { derivedFromVariants, saveProductVariants } from './save-product-variants.ts';
 
-/** Form inputs may send numbers as strings; '' is not a number. */
-function toNumber(value: number | string | null | undefined): number | null | undefined {
-  if (typeof value !== 'string') return value;
-  return value.trim() === '' ? Number.NaN : Number(value);
-}
-
 const isBlank = (v: string | null | undefined) => !v || !v.trim();
 
 const toCents = (v: number) => Math.round(v * 100) / 100;
@@ -31,16 +25,14 @@ const toCents = (v: number) => Math.round(v * 100) / 100;
  */
 function supplierFieldsChanged(body: ProductUpdateBody, existing: { price: number; isOnSale: boolean; saleDiscount: number; countInStock: number }): FieldErrors {
   const changed: FieldErrors = {};
-  if (body.price !== undefined) {
-    const price = toNumber(body.price);
-    if (typeof price !== 'number' || !Number.isFinite(price) || toCents(price) !== toCents(existing.price)) changed.price = SUPPLIER.price;
-  }
+  // The body's numbers are parsed already (productUpdateBodySchema: decimal notation only); null is "empty".
+  if (body.price !== undefined && (body.price === null || toCents(body.price) !== toCents(existing.price))) changed.price = SUPPLIER.price;
   if (body.isOnSale !== undefined && body.isOnSale !== existing.isOnSale) changed.isOnSale = SUPPLIER.isOnSale;
   // The discount only counts while on sale (it is stored as 0 otherwise).
-  if ((body.isOnSale ?? existing.isOnSale) && body.saleDiscount !== undefined && toNumber(body.saleDiscount) !== existing.saleDiscount) {
+  if ((body.isOnSale ?? existing.isOnSale) && body.saleDiscount !== undefined && body.saleDiscount !== existing.saleDiscount) {
     changed.saleDiscount = SUPPLIER.saleDiscount;
   }
-  if (body.countInStock !== undefined && toNumber(body.countInStock) !== existing.countInStock) changed.countInStock = SUPPLIER.countInStock;
+  if (body.countInStock !== undefined && body.countInStock !== existing.countInStock) changed.countInStock = SUPPLIER.countInStock;
   return changed;
 }
 
@@ -67,10 +59,10 @@ function planVariants(body: ProductUpdateBody, isOnSale: boolean, saleDiscount: 
 function derivedFieldsChanged(body: ProductUpdateBody, existing: Pick<ProductRow, 'price' | 'countInStock'>): FieldErrors {
   const changed: FieldErrors = {};
   if (body.price !== undefined) {
-    const price = toNumber(body.price);
+    const price = body.price;
     if (typeof price !== 'number' || !Number.isFinite(price) || toCents(price) !== toCents(existing.price)) changed.price = OPTIONS.priceIsPerVariant;
   }
-  if (body.countInStock !== undefined && toNumber(body.countInStock) !== existing.countInStock) changed.countInStock = OPTIONS.stockIsPerVariant;
+  if (body.countInStock !== undefined && body.countInStock !== existing.countInStock) changed.countInStock = OPTIONS.stockIsPerVariant;
   return changed;
 }
 
@@ -116,7 +108,7 @@ export async function updateProduct(db: Db, id: string, body: ProductUpdateBody)
   }
 
   const isOnSale = body.isOnSale ?? existing.isOnSale;
-  const saleDiscountIn = isOnSale ? toNumber(body.saleDiscount !== undefined ? body.saleDiscount : existing.saleDiscount) : 0;
+  const saleDiscountIn = isOnSale ? (body.saleDiscount !== undefined ? body.saleDiscount : existing.saleDiscount) : 0;
   const plan = planVariants(body, isOnSale, saleDiscountIn);
   const withOptions = plan ? plan.options.length > 0 : hasOptions(existing);
   if (withOptions) {
@@ -130,12 +122,12 @@ export async function updateProduct(db: Db, id: string, body: ProductUpdateBody)
     name: body.name !== undefined ? body.name : existing.name,
     slug: body.slug !== undefined ? body.slug : existing.slug,
     // With options: the cheapest variant on sale (the sale discount is checked against it).
-    price: plan && withOptions ? lowestPrice(plan) : toNumber(body.price !== undefined && !withOptions ? body.price : existing.price),
+    price: plan && withOptions ? lowestPrice(plan) : (body.price !== undefined && !withOptions ? body.price : existing.price),
     image: body.image !== undefined ? body.image : existing.image,
     images: body.images ?? (body.images === null ? [] : existing.images),
     category: body.category,
     brand: body.brand,
-    countInStock: toNumber(body.countInStock !== undefined && !withOptions ? body.countInStock : existing.countInStock),
+    countInStock: body.countInStock !== undefined && !withOptions ? body.countInStock : existing.countInStock,
     description: body.description,
     isTodaysDeal: body.isTodaysDeal ?? existing.isTodaysDeal,
     isGift: body.isGift ?? existing.isGift,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseWholeNumber } from '@shop/contracts';
 import { SEARCH_ORDERS } from '@shop/contracts/constants';
 import type { FastifyRequest } from 'fastify';
 import type { HtmlTransform } from '../../lib/context.ts';
@@ -140,7 +141,8 @@ export function searchApiPath(search: string): string {
   const params = new URLSearchParams(search);
   const text = (key: string) => params.get(key)?.trim() || 'all';
   const order = params.get('order') ?? '';
-  const page = Number(params.get('page'));
+  const parsed = parseWholeNumber(params.get('page') ?? '');
+  const page = parsed.ok ? parsed.value : 0;
   const filters = {
     query: text('query'),
     category: text('category'),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { wholeNumberParam } from '@shop/contracts';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.ts';
 import { catalogueCacheFor } from '../products/catalogue-cache.ts';
@@ -53,7 +54,7 @@ export const seoRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/sitemaps/products-:part.xml',
-    { config: { access: 'public' }, schema: { ...schema, params: z.object({ part: z.coerce.number().int().min(1).max(10_000) }) } },
+    { config: { access: 'public' }, schema: { ...schema, params: z.object({ part: wholeNumberParam({ fallback: 1, min: 1, max: 10_000, message: 'Sitemap part must be a whole number from 1' }) }) } },
     async (request, reply) => {
       const origin = siteOrigin(config, request);
       const xml = await cache.remember(`sitemap\u0000${origin}\u0000${request.params.part}`, SITEMAP_TTL_MS, () =>

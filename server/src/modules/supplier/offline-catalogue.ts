@@ -4,12 +4,14 @@
  * catalogue's image generator (db/seed/catalogue-images.ts). Deterministic: the same on every
  * machine and start, so saved offline products keep pointing at the same images.
  */
+import { OFFLINE_SUPPLIER_IMAGE_PREFIX } from '@shop/contracts/images';
 import type { ShapeKind } from '../../db/seed/catalogue-data.ts';
 import { productImageSvg, renderImage } from '../../db/seed/catalogue-images.ts';
 import type { CjCategoryData, CjListProduct, CjProductData, CjStockData } from './cj-types.ts';
 import { mulberry32 } from '../../lib/seeded-random.ts';
 
-export const OFFLINE_IMAGE_PREFIX = '/api/cj/offline-images/v1/';
+/** Where the offline catalogue's images are served (a product may point at them: contracts' isProductImageUrl). */
+export const OFFLINE_IMAGE_PREFIX = OFFLINE_SUPPLIER_IMAGE_PREFIX;
 /** The label under the drawing: never the supplier's name (the images are the shop's, issue 23). */
 const IMAGE_LABEL = '';
 

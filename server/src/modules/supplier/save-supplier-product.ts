@@ -22,12 +22,6 @@ import {
 /** The brand of a product saved through the API without one (the editor asks for it). */
 export const UNBRANDED = 'Unbranded';
 
-/** Form inputs may send numbers as strings; '' is not a number. */
-function toNumber(value: number | string | null | undefined): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === 'number') return value;
-  return value.trim() === '' ? Number.NaN : Number(value);
-}
 const given = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined;
 
 /**
@@ -61,18 +55,18 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
     name: body.name ?? existing?.name ?? supplier.productNameEn,
     slug: body.slug ?? existing?.slug ?? slugFromName(supplier.productNameEn),
     // A new product's price comes from the pricing rule applied to the variant's cost.
-    price: given(body.price) ? toNumber(body.price) : existing?.price ?? applyPricingRule(variant.variantSellPrice, rule),
+    price: given(body.price) ? body.price : existing?.price ?? applyPricingRule(variant.variantSellPrice, rule),
     image: body.image ?? existing?.image ?? images[0] ?? '',
     images: body.images ?? existing?.images ?? images.slice(1),
     category: body.category ?? existing?.category ?? lastCategoryLevel(supplier.categoryName),
     // The supplier's name is not the product's brand (issue 23): an API save without one says so.
     brand: body.brand ?? existing?.brand ?? UNBRANDED,
-    countInStock: given(body.countInStock) ? toNumber(body.countInStock) : existing?.countInStock ?? CJ_DEFAULT_STOCK,
+    countInStock: given(body.countInStock) ? body.countInStock : existing?.countInStock ?? CJ_DEFAULT_STOCK,
     description: body.description ?? existing?.description ?? (htmlToText(supplier.description) || supplier.productNameEn),
     isTodaysDeal: body.isTodaysDeal ?? existing?.isTodaysDeal ?? false,
     isGift: body.isGift ?? existing?.isGift ?? false,
     isOnSale,
-    saleDiscount: isOnSale ? (given(body.saleDiscount) ? toNumber(body.saleDiscount) : existing?.saleDiscount ?? 0) : 0,
+    saleDiscount: isOnSale ? (given(body.saleDiscount) ? body.saleDiscount : existing?.saleDiscount ?? 0) : 0,
   });
   if (!parsed.success) {
     const fieldErrors: FieldErrors = {};
@@ -104,8 +98,8 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
     const asked = askedByVid.get(v.vid);
     const saved = savedByVid.get(v.vid);
     const isMain = v.vid === vid;
-    const price = isMain ? form.price : given(asked?.price) ? toNumber(asked.price) : saved?.price ?? applyPricingRule(v.variantSellPrice, rule);
-    const stock = isMain ? form.countInStock : given(asked?.countInStock) ? toNumber(asked.countInStock) : saved?.countInStock ?? CJ_DEFAULT_STOCK;
+    const price = isMain ? form.price : given(asked?.price) ? asked.price : saved?.price ?? applyPricingRule(v.variantSellPrice, rule);
+    const stock = isMain ? form.countInStock : given(asked?.countInStock) ? asked.countInStock : saved?.countInStock ?? CJ_DEFAULT_STOCK;
     const enabled = isMain ? true : asked?.enabled ?? saved?.enabled ?? true;
     return { vid: v.vid, name: v.variantNameEn, variantKey: v.variantKey, image: v.variantImage, supplierCost: v.variantSellPrice, price, countInStock: stock, enabled, position };
   });

@@ -1,10 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { IMAGE_VARIANT_WIDTHS } from '@shop/contracts';
 import { newId } from '../../lib/ids.ts';
 import { loadSharp } from '../../lib/sharp.ts';
+import { diskFullCause } from '../../lib/storage-full.ts';
 import { MAX_INPUT_PIXELS } from './process-image.ts';
 import { UPLOAD_KEY_PATTERN, type StoredFile, type UploadStore } from './upload-store.ts';
 
@@ -33,26 +35,29 @@ export async function resizeWebp(input: Buffer, width: number): Promise<Buffer> 
  * served, and deleting the whole cache loses nothing (copies are made again on a miss).
  */
 export function createImageVariants(store: UploadStore, cacheDir: string) {
-  const pending = new Map<string, Promise<void>>();
+  const pending = new Map<string, Promise<Buffer | null>>();
 
-  async function make(key: string, width: number, file: string, etag: string): Promise<void> {
+  /** Makes the copy and caches it; answers its bytes (null: no such original). A full disk only costs the cache. */
+  async function make(key: string, width: number, file: string, etag: string): Promise<Buffer | null> {
     const original = await store.get(key);
-    if (!original) return;
+    if (!original) return null;
     if (original.etag !== etag) {
       original.body.destroy(); // replaced in between: the next request makes the new copy
-      return;
+      return null;
     }
     const resized = await resizeWebp(await buffer(original.body), width);
-    await mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a reader never sees half a file.
     const tmp = `${file}.${newId()}.tmp`;
     try {
+      await mkdir(path.dirname(file), { recursive: true });
       await writeFile(tmp, resized);
       await rename(tmp, file);
     } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
+      await rm(tmp, { force: true }).catch(() => undefined);
+      // No space for the cache (ENOSPC, EDQUOT): the copy is served from memory, made again next time.
+      if (!diskFullCause(err)) throw err;
     }
+    return resized;
   }
 
   return {
@@ -72,9 +77,12 @@ export function createImageVariants(store: UploadStore, cacheDir: string) {
           job = make(key, width, file, original.etag).finally(() => pending.delete(id));
           pending.set(id, job);
         }
-        await job;
+        const made = await job;
         info = await stat(file).catch(() => null);
-        if (!info?.isFile()) return null;
+        if (!info?.isFile()) {
+          if (!made) return null;
+          return { body: Readable.from([made]), size: made.length, contentType: 'image/webp', modifiedAt: original.modifiedAt, etag: `"${version}-w${width}"` };
+        }
       }
       return {
         body: createReadStream(file),

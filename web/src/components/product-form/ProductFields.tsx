@@ -90,21 +90,11 @@ export function ProductField({
   };
   let input: ReactNode;
   if (name === 'description') input = <textarea rows={rows ?? 4} {...wiring} {...form.register(name)} />;
-  else if (name === 'price') input = <input type="number" min={0} step={0.01} inputMode="decimal" {...wiring} {...form.register(name, { valueAsNumber: true })} />;
-  else if (name === 'countInStock') input = <input type="number" min={0} step={1} inputMode="numeric" {...wiring} {...form.register(name, { valueAsNumber: true })} />;
-  else if (name === 'saleDiscount') {
-    input = (
-      <input
-        type="number"
-        min={0}
-        max={100}
-        step={1}
-        inputMode="numeric"
-        {...wiring}
-        {...form.register(name, { setValueAs: (v: unknown) => (v === '' ? 0 : Number(v)) })}
-      />
-    );
-  } else input = <input type="text" list={list} {...wiring} {...form.register(name)} />;
+  // Numbers are kept as the text typed: the schema reads it with the server's parsers (decimal notation only).
+  else if (name === 'price') input = <input type="number" min={0} step={0.01} inputMode="decimal" {...wiring} {...form.register(name)} />;
+  else if (name === 'countInStock') input = <input type="number" min={0} step={1} inputMode="numeric" {...wiring} {...form.register(name)} />;
+  else if (name === 'saleDiscount') input = <input type="number" min={0} max={100} step={1} inputMode="numeric" {...wiring} {...form.register(name)} />;
+  else input = <input type="text" list={list} {...wiring} {...form.register(name)} />;
   return (
     <div className="mb-3">
       <label className="form-label" htmlFor={id}>
@@ -123,6 +113,20 @@ export function ProductField({
     </div>
   );
 }
+
+/**
+ * The message of a field that has no input of its own (the additional images: a server's
+ * 'Images must be uploaded images...'), with the id its fieldset points at.
+ */
+export function ProductFieldMessage({ form, name, id }: { form: ProductFormApi; name: 'images'; id: string }) {
+  // The server's error is on the list; the form's own check may be on one item (images.1).
+  const error: unknown = form.formState.errors[name];
+  const message = (error as FieldError | undefined)?.message ?? (Array.isArray(error) ? (error as Array<FieldError | undefined>).find((e) => e?.message)?.message : undefined);
+  return <Feedback id={id} error={message ? { type: 'validate', message } : undefined} />;
+}
+
+/** Whether `name` (a field without an input of its own) has a message to show. */
+export const hasFieldMessage = (form: ProductFormApi, name: 'images') => Boolean(form.formState.errors[name]);
 
 /** The additional images with a Remove button each, or 'No additional images'. */
 export function AdditionalImageList({ images, onRemove }: { images: string[]; onRemove: (src: string) => void }) {

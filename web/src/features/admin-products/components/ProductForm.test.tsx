@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { makeProduct, mockApi, renderPage } from '../../../test/catalogue-utils';
 import { ProductForm } from './ProductForm';
 import { SUPPLIER_LOCKED_HINT } from './SupplierLockedFields';
@@ -223,13 +224,16 @@ describe('ProductForm', () => {
     expect(onSaved).not.toHaveBeenCalled();
   });
 
-  it('refuses a price that rounds to 0 and a discount that makes the product free, before calling the server', async () => {
+  it('refuses a price of less than a cent and a discount that makes the product free, before calling the server', async () => {
     const api = mockApi({});
     renderForm();
     const price = screen.getByLabelText('Price');
     await userEvent.clear(price);
     await userEvent.type(price, '0.004');
     await userEvent.click(update());
+    expect(await screen.findByText('Price must have at most 2 decimal places')).toBeInTheDocument();
+    await userEvent.clear(price);
+    await userEvent.type(price, '0');
     expect(await screen.findByText('Price must be greater than 0')).toBeInTheDocument();
     await userEvent.clear(price);
     await userEvent.type(price, '20');
@@ -239,6 +243,44 @@ describe('ProductForm', () => {
     const message = await screen.findByText('Price after the sale discount must be at least $0.01');
     expect(message).toHaveAttribute('id', screen.getByLabelText('Sale Discount (%)').getAttribute('aria-describedby'));
     expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('reads the numbers typed with the server\'s parsers (decimal notation only) and checks the image address, before calling the server', async () => {
+    const api = mockApi({});
+    renderForm();
+    const fill = async (label: string, text: string) => {
+      await userEvent.clear(screen.getByLabelText(label));
+      await userEvent.type(screen.getByLabelText(label), text);
+    };
+    // A number input keeps "1e1" as its value (it is a valid floating-point number in HTML); the shop does not take it.
+    await fill('Price', '1e1');
+    await fill('Count In Stock', '2e1');
+    await fill('Image File', 'javascript:alert(1)');
+    await userEvent.click(update());
+    expect(await screen.findByText(PRODUCT_FORM_MESSAGES.priceFormat)).toHaveClass('invalid-feedback');
+    expect(screen.getByText(PRODUCT_FORM_MESSAGES.countInStockFormat)).toBeInTheDocument();
+    expect(screen.getByText(PRODUCT_FORM_MESSAGES.imageUrl)).toBeInTheDocument();
+    expect(screen.getByLabelText('Image File')).toHaveAttribute('aria-invalid', 'true');
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+    await fill('Price', '10');
+    await fill('Count In Stock', '20');
+    await fill('Image File', '/uploads/lamp-2.webp');
+    await waitFor(() => expect(screen.queryByText(PRODUCT_FORM_MESSAGES.priceFormat)).not.toBeInTheDocument());
+    expect(screen.queryByText(PRODUCT_FORM_MESSAGES.imageUrl)).not.toBeInTheDocument();
+  });
+
+  it('shows the server\'s decimal and image messages beside their fields', async () => {
+    mockApi({
+      [`PUT products/${product._id}`]: () => ({
+        status: 400,
+        body: { message: PRODUCT_FORM_MESSAGES.priceDecimals, code: 'VALIDATION_ERROR', fieldErrors: { price: PRODUCT_FORM_MESSAGES.priceDecimals, images: PRODUCT_FORM_MESSAGES.imagesUrl } },
+      }),
+    });
+    renderForm();
+    await userEvent.click(update());
+    expect(await screen.findByText(PRODUCT_FORM_MESSAGES.priceDecimals)).toHaveClass('invalid-feedback');
+    expect(screen.getByLabelText('Price')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText(PRODUCT_FORM_MESSAGES.imagesUrl)).toHaveLength(1);
   });
 
   it("maps a raw server text to the field's spec message, shown once beside the field and nowhere else", async () => {

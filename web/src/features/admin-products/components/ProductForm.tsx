@@ -1,9 +1,12 @@
 import { STOCK_CHANGED_CODE, SUPPLIER_PRODUCT_FIELDS_CODE, type Product } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
+import { parseMoney, parseWholeNumber } from '@shop/contracts/numbers';
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
-import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } from '../../../components/product-form/ProductFields';
+import {
+  AdditionalImageList, hasFieldMessage, ProductField, ProductFieldMessage, ProductFlagFields, useProductForm,
+} from '../../../components/product-form/ProductFields';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
 import { productToFormValues, showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
@@ -17,6 +20,8 @@ import {
 import { ProductOptionsEditor } from './ProductOptionsEditor';
 import { ProductVariantsTable } from './ProductVariantsTable';
 import { SupplierFlagFields, SupplierLockedFields } from './SupplierLockedFields';
+
+const wholeOrZero = (v: unknown) => { const p = parseWholeNumber(v); return p.ok ? p.value : 0; };
 
 export const UPLOAD_NOTICE = 'Image uploaded successfully. Click Update to apply it.';
 export const REMOVE_NOTICE = 'Image removed successfully. Click Update to apply it.';
@@ -97,11 +102,11 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
   // After a save was tried, every change is checked again (so a fixed error goes away as it is fixed).
   const changeVariants = (next: VariantsState) => {
     setVariants(next);
-    if (isVariantsChecked) setVariantErrors(checkVariants(next, variantRows(next, ''), { isOnSale, saleDiscount }));
+    if (isVariantsChecked) setVariantErrors(checkVariants(next, variantRows(next, ''), { isOnSale, saleDiscount: wholeOrZero(saleDiscount) }));
   };
   const changeOptions = (options: OptionDraft[]) => {
-    const price = form.getValues('price');
-    changeVariants(fillDrafts({ ...variants, options }, Number.isFinite(price) && price > 0 ? String(price) : ''));
+    const price = parseMoney(form.getValues('price'));
+    changeVariants(fillDrafts({ ...variants, options }, price.ok && price.value > 0 ? String(price.value) : ''));
   };
   const changeVariant = (key: string, patch: Partial<VariantDraft>) =>
     changeVariants({ ...variants, drafts: { ...variants.drafts, [key]: { ...variants.drafts[key]!, ...patch } } });
@@ -119,7 +124,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     try {
       const { secure_url } = await upload.mutateAsync(file);
       if (target === 'image') setValue('image', secure_url, { shouldValidate: true, shouldDirty: true });
-      else setValue('images', [...images, secure_url], { shouldDirty: true });
+      else setValue('images', [...images, secure_url], { shouldValidate: true, shouldDirty: true });
       setNotice(UPLOAD_NOTICE);
     } catch (err) {
       toast.error(getErrorMessage(err));
@@ -132,7 +137,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     setValue(
       'images',
       images.filter((x) => x !== src),
-      { shouldDirty: true },
+      { shouldValidate: true, shouldDirty: true },
     );
     setNotice(REMOVE_NOTICE);
   };
@@ -227,9 +232,10 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
           {notice}
         </div>
       )}
-      <fieldset className="mb-3">
+      <fieldset className="mb-3" aria-describedby={hasFieldMessage(form, 'images') ? `${uid}-images-error` : undefined}>
         <legend className="form-label fs-6">Additional Images</legend>
         <AdditionalImageList images={images} onRemove={removeImage} />
+        <ProductFieldMessage form={form} name="images" id={`${uid}-images-error`} />
         <label className="form-label" htmlFor={`${uid}-upload-extra`}>
           Upload Additional Image
         </label>

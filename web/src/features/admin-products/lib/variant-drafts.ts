@@ -1,6 +1,7 @@
 import {
   optionCombinations, parseProductVariants, variantNameOf, type Product, type ProductOption, type ProductVariantInput,
 } from '@shop/contracts';
+import { parseMoney, parseWholeNumber } from '@shop/contracts/numbers';
 
 /**
  * The product form's options and variants (issue 34) as the administrator edits them: the options
@@ -147,10 +148,13 @@ export function checkVariants(state: VariantsState, rows: VariantRowDraft[], sal
 /** The lowest price and the stock of the rows on sale (the product's own price and stock); null when no price is valid yet. */
 export function variantTotals(rows: VariantRowDraft[]): { lowest: number | null; highest: number | null; stock: number } {
   const on = rows.filter((r) => r.draft.enabled);
-  const prices = (on.length ? on : rows).map((r) => Number(r.draft.price)).filter((n) => Number.isFinite(n) && n > 0);
+  const prices = (on.length ? on : rows).flatMap((r) => {
+    const p = parseMoney(r.draft.price);
+    return p.ok && p.value > 0 ? [p.value] : [];
+  });
   const stock = on.reduce((sum, r) => {
-    const n = Number(r.draft.countInStock);
-    return sum + (Number.isInteger(n) && n > 0 ? n : 0);
+    const n = parseWholeNumber(r.draft.countInStock);
+    return sum + (n.ok && n.value > 0 ? n.value : 0);
   }, 0);
   return { lowest: prices.length ? Math.min(...prices) : null, highest: prices.length ? Math.max(...prices) : null, stock };
 }

@@ -1,7 +1,10 @@
+import { parseMoney, parseWholeNumber, type NumberParse } from '@shop/contracts/numbers';
 import { CJ_MESSAGES } from '@shop/contracts/supplier-constants';
 import { useId, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { AdditionalImageList, ProductField, ProductFlagFields, useProductForm } from '../../../components/product-form/ProductFields';
+import {
+  AdditionalImageList, hasFieldMessage, ProductField, ProductFieldMessage, ProductFlagFields, useProductForm,
+} from '../../../components/product-form/ProductFields';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatMoney, roundMoney } from '../../../lib/format';
 import { showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
@@ -9,6 +12,8 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useSaveCjProduct } from '../api/save-cj-product';
 import type { CjFormSource } from '../lib/form-source';
 import { toVariantEdits, variantErrors, VariantsTable, type VariantEdit } from './VariantsTable';
+
+const numberOrNaN = (parsed: NumberParse) => (parsed.ok ? parsed.value : Number.NaN);
 
 /**
  * The supplier product edit form (SPEC section 2, "Edit CJ Product"): the product form's fields and
@@ -34,10 +39,14 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
     formState: { errors, isSubmitting },
   } = form;
 
-  const [image, images, price, isOnSale, saleDiscount, countInStock] = useWatch({
+  const [image, images, priceInput, isOnSale, saleDiscountInput, countInStockInput] = useWatch({
     control,
     name: ['image', 'images', 'price', 'isOnSale', 'saleDiscount', 'countInStock'],
   });
+  // The inputs hold text: read with the server's parsers (NaN while not a valid number).
+  const price = numberOrNaN(parseMoney(priceInput));
+  const saleDiscount = numberOrNaN(parseWholeNumber(saleDiscountInput));
+  const countInStock = numberOrNaN(parseWholeNumber(countInStockInput));
   const hasErrors = Object.keys(errors).length > 0;
   const chosen = source.variants.find((v) => v.vid === vid);
   const cost = chosen?.cost ?? null;
@@ -54,7 +63,7 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
       setShowVariantErrors(true);
       return setFormError('Please correct the variants marked in red');
     }
-    const variants = others.map((e) => ({ vid: e.vid, price: Number(e.price), countInStock: Number(e.countInStock), enabled: e.enabled }));
+    const variants = others.map((e) => ({ vid: e.vid, price: numberOrNaN(parseMoney(e.price)), countInStock: numberOrNaN(parseWholeNumber(e.countInStock)), enabled: e.enabled }));
     try {
       await save.mutateAsync({
         pid: source.pid, isSaved: true, vid, ...values, ...(variants.length ? { variants } : {}), ...(confirmBelowCost ? { confirmBelowCost: true } : {}),
@@ -147,9 +156,10 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
         label="Main Image"
         before={image ? <img src={image} alt="" width={64} height={64} className="rounded border" style={{ objectFit: 'cover' }} /> : null}
       />
-      <fieldset className="mb-3">
+      <fieldset className="mb-3" aria-describedby={hasFieldMessage(form, 'images') ? `${uid}-images-error` : undefined}>
         <legend className="form-label fs-6">Additional Images</legend>
-        <AdditionalImageList images={images} onRemove={(src) => setValue('images', images.filter((x) => x !== src), { shouldDirty: true })} />
+        <AdditionalImageList images={images} onRemove={(src) => setValue('images', images.filter((x) => x !== src), { shouldValidate: true, shouldDirty: true })} />
+        <ProductFieldMessage form={form} name="images" id={`${uid}-images-error`} />
         {otherImages.length > 0 && (
           <div className="d-flex flex-wrap gap-2 align-items-center">
             <span className="small text-body-secondary">Supplier images:</span>
@@ -157,7 +167,7 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
               <span key={src} className="d-inline-flex flex-column align-items-center gap-1">
                 <img src={src} alt="" width={56} height={56} className="rounded border" style={{ objectFit: 'cover' }} loading="lazy" />
                 <span className="btn-group btn-group-sm">
-                  <button type="button" className="btn btn-outline-secondary" aria-label={`Add image ${src}`} onClick={() => setValue('images', [...images, src], { shouldDirty: true })}>
+                  <button type="button" className="btn btn-outline-secondary" aria-label={`Add image ${src}`} onClick={() => setValue('images', [...images, src], { shouldValidate: true, shouldDirty: true })}>
                     Add
                   </button>
                   <button

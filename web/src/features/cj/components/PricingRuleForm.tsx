@@ -24,7 +24,12 @@ function PricingRuleFields({ rule }: { rule: PricingRule }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = pricingRuleSchema.safeParse({ ...values, markupPercent: values.markupPercent.trim() === '' ? undefined : values.markupPercent });
+    // Read with the server's money parser (decimal notation only); a blank fixed amount is $0.
+    const checked = pricingRuleSchema.safeParse({
+      ...values,
+      markupPercent: values.markupPercent.trim() === '' ? undefined : values.markupPercent,
+      fixedAmount: values.fixedAmount.trim() === '' ? undefined : values.fixedAmount,
+    });
     if (!checked.success) {
       const next: Partial<Record<Field, string>> = {};
       for (const issue of checked.error.issues) {

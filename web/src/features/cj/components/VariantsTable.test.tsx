@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 
 const variant = (v: Partial<SavedVariant> & Pick<SavedVariant, 'vid' | 'name' | 'price' | 'supplierCost'>): SavedVariant => ({
-  _id: v.vid === 'VID-BLACK' ? 'b'.repeat(24) : 'c'.repeat(24), variantKey: v.name, image: `/img/${v.name.toLowerCase()}.webp`,
+  _id: v.vid === 'VID-BLACK' ? 'b'.repeat(24) : 'c'.repeat(24), variantKey: v.name, image: `/api/cj/offline-images/v1/${v.name.toLowerCase()}.webp`,
   finalPrice: v.price, countInStock: 5, enabled: true, margin: null, marginPercent: null, ...v,
 });
 

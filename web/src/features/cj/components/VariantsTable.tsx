@@ -1,3 +1,4 @@
+import { numberProblemMessage, parseMoney, parseWholeNumber } from '@shop/contracts/numbers';
 import { formatMoney, roundMoney } from '../../../lib/format';
 import type { FormVariant } from '../lib/form-source';
 
@@ -12,14 +13,16 @@ export interface VariantEdit {
 export const toVariantEdits = (variants: FormVariant[]): VariantEdit[] =>
   variants.map((v) => ({ vid: v.vid, price: v.price === null ? '' : String(v.price), countInStock: String(v.countInStock), enabled: v.enabled }));
 
-/** Field errors of one row ('' when fine). */
+const PRICE_MESSAGES = { required: 'Price is required', format: 'Price must be a number written like 19.99', decimals: 'Price must have at most 2 decimal places' };
+const STOCK_MESSAGES = { required: 'Stock is required', format: 'Stock must be a whole number from 0 to 1000000' };
+
+/** Field errors of one row ('' when fine), read with the server's parsers (decimal notation only). */
 export function variantErrors(edit: VariantEdit): { price: string; countInStock: string } {
-  const price = Number(edit.price);
-  const stock = Number(edit.countInStock);
+  const price = parseMoney(edit.price);
+  const stock = parseWholeNumber(edit.countInStock);
   return {
-    price: edit.price.trim() === '' ? 'Price is required' : !Number.isFinite(price) || price < 0.01 || price > 1_000_000 ? 'Price must be from $0.01 to $1000000' : '',
-    countInStock:
-      edit.countInStock.trim() === '' ? 'Stock is required' : !Number.isInteger(stock) || stock < 0 || stock > 1_000_000 ? 'Stock must be a whole number from 0 to 1000000' : '',
+    price: !price.ok ? numberProblemMessage(price.problem, PRICE_MESSAGES) : price.value < 0.01 || price.value > 1_000_000 ? 'Price must be from $0.01 to $1000000' : '',
+    countInStock: !stock.ok ? numberProblemMessage(stock.problem, STOCK_MESSAGES) : stock.value < 0 || stock.value > 1_000_000 ? STOCK_MESSAGES.format : '',
   };
 }
 
@@ -78,7 +81,8 @@ export function VariantsTable({
             const edit = edits.find((e) => e.vid === v.vid);
             if (!edit) return null;
             const isMain = v.vid === mainVid;
-            const price = isMain ? mainPrice : Number(edit.price);
+            const parsed = parseMoney(edit.price);
+            const price = isMain ? mainPrice : parsed.ok ? parsed.value : Number.NaN;
             const m = variantMargin(price, discountPercent, v.cost);
             const errs = isMain ? { price: '', countInStock: '' } : variantErrors(edit);
             const priceId = `variant-${v.vid}-price`;

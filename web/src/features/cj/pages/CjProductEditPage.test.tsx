@@ -1,3 +1,4 @@
+import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -38,7 +39,7 @@ describe('Edit CJ Product', () => {
     expect(screen.getByLabelText('Price')).toHaveValue(9);
     expect(screen.getByLabelText('Count In Stock')).toHaveValue(100);
     expect(screen.getByLabelText('Category')).toHaveValue('Drinkware');
-    expect(screen.getByLabelText('Main Image')).toHaveValue('/img/mug-0.webp');
+    expect(screen.getByLabelText('Main Image')).toHaveValue('/api/cj/offline-images/v1/mug-0.webp');
     expect(screen.getByRole('radio', { name: /Black/ })).toBeChecked();
     expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $4.50 · Margin $4.50 (50%)');
     expect(screen.getByLabelText('Price of Red')).toHaveValue(12);
@@ -50,14 +51,14 @@ describe('Edit CJ Product', () => {
     // No brand is pre-filled (issue 23): the administrator types one.
     expect(screen.getByLabelText('Brand')).toHaveValue('');
     await userEvent.type(screen.getByLabelText('Brand'), 'Acme');
-    await userEvent.click(screen.getByRole('button', { name: 'Remove image /img/mug-1.webp' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove image /api/cj/offline-images/v1/mug-1.webp' }));
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
     await userEvent.click(save());
     expect(await screen.findByText('Product saved successfully!')).toBeInTheDocument();
     expect(api.callsTo('POST cj/products/save')[0]!.body).toEqual({
       pid: product.pid, isSaved: true, vid: 'VID-RED', name: 'Insulated Travel Mug', slug: 'insulated-travel-mug', price: 15,
-      image: '/img/mug-0.webp', images: ['/img/mug-2.webp'], category: 'Drinkware', brand: 'Acme', countInStock: 100,
+      image: '/api/cj/offline-images/v1/mug-0.webp', images: ['/api/cj/offline-images/v1/mug-2.webp'], category: 'Drinkware', brand: 'Acme', countInStock: 100,
       description: 'Keeps drinks hot.', isTodaysDeal: false, isGift: false, isOnSale: false, saleDiscount: 0,
       variants: [{ vid: 'VID-BLACK', price: 9, countInStock: 100, enabled: true }],
     });
@@ -117,6 +118,32 @@ describe('Edit CJ Product', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
     expect(await screen.findByText('Slug is already in use')).toBeInTheDocument();
     expect(screen.getByLabelText('Slug')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('reads the price typed with the server\'s parser, and shows the server\'s image and number messages beside their fields', async () => {
+    const api = mockApi({
+      [`GET cj/products/${product.pid}`]: () => ({ body: product }),
+      'POST cj/products/save': () => ({
+        status: 400,
+        body: { message: PRODUCT_FORM_MESSAGES.imagesUrl, code: 'VALIDATION_ERROR', fieldErrors: { images: PRODUCT_FORM_MESSAGES.imagesUrl, countInStock: PRODUCT_FORM_MESSAGES.countInStockFormat } },
+      }),
+    });
+    renderEdit(product.pid);
+    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    const price = screen.getByLabelText('Price');
+    await userEvent.clear(price);
+    await userEvent.type(price, '1e1');
+    await userEvent.click(save());
+    expect(await screen.findByText(PRODUCT_FORM_MESSAGES.priceFormat)).toHaveClass('invalid-feedback');
+    expect(api.callsTo('POST cj/products/save')).toHaveLength(0);
+    await userEvent.clear(price);
+    await userEvent.type(price, '12.50');
+    await waitFor(() => expect(screen.queryByText(PRODUCT_FORM_MESSAGES.priceFormat)).not.toBeInTheDocument());
+    await userEvent.click(save());
+    expect(await screen.findByText(PRODUCT_FORM_MESSAGES.imagesUrl)).toHaveClass('invalid-feedback');
+    expect(screen.getByText(PRODUCT_FORM_MESSAGES.countInStockFormat)).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: 'Additional Images' })).toHaveAccessibleDescription(PRODUCT_FORM_MESSAGES.imagesUrl);
+    expect(api.callsTo('POST cj/products/save')[0]!.body).toMatchObject({ price: 12.5 });
   });
 
   it('asks before saving a price below the supplier cost, and sends the confirmation', async () => {

@@ -13,8 +13,8 @@ function makePublic(overrides: Partial<CjPublicProduct> = {}): CjPublicProduct {
     isSaved: true,
     vid: 'V2',
     variants: [
-      { vid: 'V1', variantNameEn: 'Insulated Travel Mug Black', variantSku: 'S-B', variantKey: 'Black', variantImage: '/img/b.webp' },
-      { vid: 'V2', variantNameEn: 'Insulated Travel Mug Red', variantSku: 'S-R', variantKey: 'Red', variantImage: '/img/r.webp' },
+      { vid: 'V1', variantNameEn: 'Insulated Travel Mug Black', variantSku: 'S-B', variantKey: 'Black', variantImage: '/api/cj/offline-images/v1/b.webp' },
+      { vid: 'V2', variantNameEn: 'Insulated Travel Mug Red', variantSku: 'S-R', variantKey: 'Red', variantImage: '/api/cj/offline-images/v1/r.webp' },
     ],
     isDiscontinued: false,
     ...overrides,
@@ -30,7 +30,7 @@ beforeEach(() => {
 describe('CjProductPage (public)', () => {
   it('shows the product like the product page; a variant must be chosen, and price, stock and image follow it', async () => {
     const variant = (id: string, key: string, price: number, stock: number) => ({
-      _id: id, vid: `V-${key}`, name: `Insulated Travel Mug ${key}`, variantKey: key, image: `/img/${key}.webp`,
+      _id: id, vid: `V-${key}`, name: `Insulated Travel Mug ${key}`, variantKey: key, image: `/api/cj/offline-images/v1/${key}.webp`,
       price, finalPrice: price, countInStock: stock, enabled: true,
     });
     const productVariants = [variant('a'.repeat(24), 'Black', 19.99, 4), variant('b'.repeat(24), 'Red', 24.99, 9)];

@@ -5,6 +5,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from '../../../lib/toast';
 import { paths } from '../../../lib/paths';
+import { pageFromParam } from '../../../lib/use-list-query-params';
 import { AdminTable } from '../../../components/admin/AdminTable';
 import { FilterSelect } from '../../../components/admin/FilterSelect';
 import { ListState } from '../../../components/admin/ListState';
@@ -70,7 +71,7 @@ function MarginPercentCell({ p }: { p: CjSavedItem }) {
 export default function CjProductsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = (TABS.find((t) => t.id === searchParams.get('tab'))?.id ?? 'unsaved') as Tab;
-  const page = Math.max(1, Number(searchParams.get('page')) || 1);
+  const page = pageFromParam(searchParams.get('page'));
   const query = searchParams.get('query') ?? '';
   const category = searchParams.get('category') ?? '';
   const [text, setText] = useState(query);

@@ -5,6 +5,8 @@ describe('search filters', () => {
   it('reads defaults for missing, empty or invalid parameters', () => {
     expect(parseSearchFilters(new URLSearchParams(''))).toEqual(DEFAULT_FILTERS);
     expect(parseSearchFilters(new URLSearchParams('query=&order=sideways&page=0'))).toEqual(DEFAULT_FILTERS);
+    // Digits only, as the server reads a page: not "0x2", "1e1" or "2.0".
+    for (const page of ['0x2', '1e1', '2.0', '-2', '%2B2']) expect(parseSearchFilters(new URLSearchParams(`page=${page}`)).page, page).toBe(1);
     expect(parseSearchFilters(new URLSearchParams('query=%20lamp%20&category=Home&price=1-50&rating=3&order=lowest&page=4&tag=gifts'))).toEqual({
       query: 'lamp',
       category: 'Home',

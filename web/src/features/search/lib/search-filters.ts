@@ -1,3 +1,4 @@
+import { parseWholeNumber } from '@shop/contracts/numbers';
 import { PRICE_BUCKET_LABELS, PRICE_BUCKETS, RATING_FILTERS, SEARCH_ORDER_LABELS, SEARCH_ORDERS, SEARCH_TAG_LABELS, type SearchOrder } from '@shop/contracts/constants';
 
 /** The search page's state, all of it in the URL (SPEC.md "Search"). */
@@ -31,7 +32,9 @@ export function parseSearchFilters(params: URLSearchParams): SearchFilters {
     return v ? v : String(DEFAULT_FILTERS[key]);
   };
   const order = params.get('order');
-  const page = Number(params.get('page'));
+  // Digits only, as the server reads it (route-preload.ts's searchApiPath does the same).
+  const parsed = parseWholeNumber(params.get('page') ?? '');
+  const page = parsed.ok ? parsed.value : 0;
   return {
     query: text('query'),
     category: text('category'),
