@@ -36,7 +36,7 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Uploaded originals: the `uploads` table on PostgreSQL (shared by a fleet), the disk on PGlite. */
   uploads: UploadStore;
-  /** `draining` turns true when the instance is asked to stop: /api/ready then answers 503. */
+  /** `draining` turns true when the instance is asked to stop: /api/live (the balancer's check) and /api/ready then answer 503. */
   lifecycle: { draining: boolean };
   /**
    * Run once a stopping instance has waited for the load balancer to stop sending it traffic,

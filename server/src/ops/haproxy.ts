@@ -19,14 +19,16 @@ export interface FleetHaproxyOptions {
 
 /**
  * The shipped deploy/haproxy.cfg rendered for instances on this machine: same frontend, headers,
- * timeouts and health checks, with the bind port, runtime socket, check interval, server lines and
- * connection limit replaced and the privilege-dropping lines (which need root) left out.
+ * timeouts, health checks and error pages, with the bind port, runtime socket, check interval,
+ * server lines and connection limit replaced, the privilege-dropping lines (which need root) left
+ * out, and the errorfile named by its absolute path in deploy/ (the rendered file is written
+ * elsewhere).
  */
-export function renderFleetHaproxyConfig(opts: FleetHaproxyOptions, template = readFileSync(HAPROXY_TEMPLATE, 'utf8')): string {
+export function renderFleetHaproxyConfig(opts: FleetHaproxyOptions, template = readFileSync(HAPROXY_TEMPLATE, 'utf8'), templateDir = path.dirname(HAPROXY_TEMPLATE)): string {
   const lines = template.split('\n').filter((l) => !l.includes('# not in npm run fleet'));
   const out: string[] = [];
   let inServers = false;
-  let replaced = { bind: 0, socket: 0, check: 0, servers: 0, maxconn: 0 };
+  let replaced = { bind: 0, socket: 0, check: 0, servers: 0, maxconn: 0, errorfile: 0 };
   for (const line of lines) {
     if (/^\s*# servers:/.test(line)) {
       inServers = true;
@@ -52,6 +54,10 @@ export function renderFleetHaproxyConfig(opts: FleetHaproxyOptions, template = r
     } else if (/^\s*stats socket /.test(line)) {
       out.push(`    stats socket ${opts.statsSocket} mode 600 level admin`);
       replaced.socket += 1;
+    } else if (/^\s*errorfile 503 \S+\s*$/.test(line)) {
+      const file = line.trim().split(/\s+/)[2]!;
+      out.push(`    errorfile 503 ${path.resolve(templateDir, file)}`);
+      replaced.errorfile += 1;
     } else if (/^\s*default-server check inter \S+/.test(line)) {
       out.push(line.replace(/inter \S+/, `inter ${opts.checkIntervalMs}ms`));
       replaced.check += 1;
