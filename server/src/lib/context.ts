@@ -12,6 +12,7 @@ import type { MailSealer } from './mail-seal.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { RedisHealth } from './redis-health.ts';
 import type { TokenSigner } from './tokens.ts';
+import type { WebBuild } from './web-build.ts';
 
 /** Rewrites the SPA's index.html for a request (SEO tags for product pages, ...). Return null to leave it. */
 export type HtmlTransform = (request: FastifyRequest, html: string) => Promise<string | null>;
@@ -36,6 +37,8 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** Uploaded originals: the `uploads` table on PostgreSQL (shared by a fleet), the disk on PGlite. */
   uploads: UploadStore;
+  /** The web build served (lib/web-build.ts): the link a deploy switches, and the build this instance started with. */
+  webBuild: WebBuild;
   /** `draining` turns true when the instance is asked to stop: /api/live (the balancer's check) and /api/ready then answer 503. */
   lifecycle: { draining: boolean };
   /**
