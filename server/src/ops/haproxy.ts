@@ -88,28 +88,32 @@ export interface ServerState {
   checkStatus: string;
 }
 
-/** Server states of a backend, read from HAProxy's runtime API (`show stat`). */
-export function readServerStates(statsSocket: string, backend = 'shop'): Promise<Record<string, ServerState>> {
+/** Sends one command to HAProxy's runtime API (the stats socket) and returns its answer. */
+export function haproxyRuntime(statsSocket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(statsSocket);
     let data = '';
     socket.setTimeout(5000, () => socket.destroy(new Error('HAProxy runtime API did not answer')));
-    socket.on('connect', () => socket.write('show stat\n'));
+    socket.on('connect', () => socket.write(`${command}\n`));
     socket.on('data', (d) => { data += d.toString(); });
     socket.on('error', reject);
-    socket.on('close', () => {
-      const [header, ...rows] = data.trim().split('\n');
-      if (!header?.startsWith('# ')) return reject(new Error(`unexpected answer from HAProxy: ${data.slice(0, 200)}`));
-      const cols = header.slice(2).split(',');
-      const at = (row: string[], name: string) => row[cols.indexOf(name)] ?? '';
-      const states: Record<string, ServerState> = {};
-      for (const line of rows) {
-        const row = line.split(',');
-        const sv = at(row, 'svname');
-        if (at(row, 'pxname') !== backend || sv === 'BACKEND' || sv === 'FRONTEND') continue;
-        states[sv] = { status: at(row, 'status'), sessions: Number(at(row, 'stot')), checkStatus: at(row, 'check_status') };
-      }
-      resolve(states);
-    });
+    socket.on('close', () => resolve(data));
   });
+}
+
+/** Server states of a backend, read from HAProxy's runtime API (`show stat`). */
+export async function readServerStates(statsSocket: string, backend = 'shop'): Promise<Record<string, ServerState>> {
+  const data = await haproxyRuntime(statsSocket, 'show stat');
+  const [header, ...rows] = data.trim().split('\n');
+  if (!header?.startsWith('# ')) throw new Error(`unexpected answer from HAProxy: ${data.slice(0, 200)}`);
+  const cols = header.slice(2).split(',');
+  const at = (row: string[], name: string) => row[cols.indexOf(name)] ?? '';
+  const states: Record<string, ServerState> = {};
+  for (const line of rows) {
+    const row = line.split(',');
+    const sv = at(row, 'svname');
+    if (at(row, 'pxname') !== backend || sv === 'BACKEND' || sv === 'FRONTEND') continue;
+    states[sv] = { status: at(row, 'status'), sessions: Number(at(row, 'stot')), checkStatus: at(row, 'check_status') };
+  }
+  return states;
 }
