@@ -61,7 +61,7 @@ function looksLikeFile(pathname: string): boolean {
  * null when it could reach outside it or names a hidden file (`..`, `.`, empty segments, dotfiles
  * such as .vite/manifest.json, backslashes, control characters): those are 404.
  */
-export function buildFilePath(decoded: string): string | null {
+function buildFilePath(decoded: string): string | null {
   const segments = decoded.replace(/^\//, '').split('/');
   // eslint-disable-next-line no-control-regex
   if (segments.some((s) => s === '' || s.startsWith('.') || s.includes('\\') || /[\u0000-\u001f\u007f]/.test(s))) return null;
@@ -198,7 +198,8 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    // A file of the build other than /assets/* (favicon.svg, ...), found in the first root that has it.
+    // A file of the build other than /assets/* (favicon.svg, ...), found in the first root that has
+    // it (a file removed in the instant between that look and the read gets Fastify's plain 404).
     if (
       hasBuild && (request.method === 'GET' || request.method === 'HEAD') && looksLikeFile(pathname) &&
       !(pathname === '/api' || pathname.startsWith('/api/')) && !pathname.startsWith('/assets/')
