@@ -38,7 +38,7 @@ const webLayerZones = [
 export default tseslint.config(
   {
     ignores: [
-      '**/node_modules/**', '**/dist/**', '**/dist-ssr/**', 'data/**', '**/data/**', 'e2e/.tmp/**', 'e2e/test-results/**',
+      '**/node_modules/**', '**/dist/**', '**/dist-ssr/**', 'web/dist-*/**', 'data/**', '**/data/**', 'e2e/.tmp/**', 'e2e/test-results/**',
       'e2e/playwright-report/**', 'bench/.tmp/**', '**/coverage/**', 'server/.dist-build/**', 'server/dist.old/**',
     ],
   },

@@ -1,11 +1,17 @@
 /**
- * A killed instance in a fleet: 3 instances of the compiled server (server/dist, built if stale) on
- * one PostgreSQL database and one Redis (a redis-server of its own), behind HAProxy with the shipped
+ * A killed instance and a database outage in a fleet: 3 instances of the compiled server
+ * (server/dist, built if stale) on one PostgreSQL database (reached through a TCP proxy of this
+ * process) and one Redis (a redis-server of its own), behind HAProxy with the shipped
  * deploy/haproxy.cfg (checks as shipped: inter 800ms fastinter 200ms fall 2 rise 2). Under browse +
- * search + cart + checkout + chat load through HAProxy, it kills one instance with SIGKILL, waits
- * until HAProxy has taken it out, starts it again and waits until it is back in, then does the same
- * to another instance. Then the load stops and it prints:
- *   - GETs sent and failed (a 5xx or no answer): the goal is 0;
+ * search + cart + checkout + chat load through HAProxy:
+ *   - fault `kill` (default): it kills one instance with SIGKILL, waits until HAProxy has taken it
+ *     out, starts it again and waits until it is back in, then does the same to another instance;
+ *   - fault `database`: it closes the proxy to PostgreSQL (every connection reset, new ones refused)
+ *     for --database-outage-seconds, then opens it again.
+ * Then the load stops and it prints:
+ *   - GETs sent and failed (a 5xx or no answer; during the database outage a JSON 503 with
+ *     Retry-After, from the shop or HAProxy's errorfile, is the expected answer, counted apart, and
+ *     any other answer is a failure): the goal is 0;
  *   - orders the buyers were told about (201) against orders in the database: none missing, none
  *     with another total, and how many the database holds that no buyer was told about (a POST whose
  *     answer was lost with its instance; HAProxy never re-sends a POST that reached an instance, so
@@ -15,6 +21,7 @@
  * stored twice. Not part of `npm test`. 127.0.0.1 only.
  *
  *   node --import tsx bench/chaos-fleet.ts [--seconds-between=8] [--browsers=6] [--buyers=4] [--chatters=6]
+ *        [--faults=kill,database] [--database-outage-seconds=4.5]
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -35,6 +42,7 @@ import { resendingChatGuest } from './lib/chat-guest.ts';
 import { findHaproxyBinary, readServerStates, renderFleetHaproxyConfig } from '../server/src/ops/haproxy.ts';
 import { freePortRange } from '../server/src/test/ports.ts';
 import { startRedisServer } from '../server/src/test/redis-server.ts';
+import { startTcpProxy } from '../server/src/test/tcp-proxy.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 function arg(name: string, fallback: number, max: number): number {
@@ -44,6 +52,10 @@ function arg(name: string, fallback: number, max: number): number {
   return n;
 }
 const BETWEEN_S = arg('seconds-between', 8, 600);
+const FAULTS = (process.argv.find((a) => a.startsWith('--faults='))?.slice('--faults='.length) ?? 'kill').split(',');
+if (FAULTS.some((f) => f !== 'kill' && f !== 'database')) throw new Error('--faults is a list of kill and database');
+const OUTAGE_S = Number(process.argv.find((a) => a.startsWith('--database-outage-seconds='))?.slice('--database-outage-seconds='.length) ?? 4.5);
+if (!(OUTAGE_S > 0 && OUTAGE_S <= 600)) throw new Error('--database-outage-seconds must be a number of seconds from 0 to 600');
 const BROWSERS = arg('browsers', 6, 200);
 const BUYERS = arg('buyers', 4, 100);
 const CHATTERS = arg('chatters', 6, 200);
@@ -115,15 +127,48 @@ interface Tally {
   posts: number; postFailures: number;
   placed: Map<string, number>; // order id → total the buyer was told
   chatSent: number; chatResent: number; chatAcked: Map<string, string>;
+  /** Answers to requests that started or ended while the database was cut off (or within Retry-After of its return). */
+  outage: { answers: number; ok: number; shop503: number; haproxy503: number; other: string[] };
 }
 
-async function fetchStatus(url: string, init: RequestInit = {}): Promise<{ status: number; json: Record<string, unknown> | null }> {
+/** Whether the database counts as away for a request: set from the cut until Retry-After after it returns. */
+const database = { away: false };
+
+interface Answer { status: number; json: Record<string, unknown> | null; type: string; retryAfter: string | null; text: string }
+
+async function fetchStatus(url: string, init: RequestInit = {}): Promise<Answer> {
   try {
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
-    return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+    const text = await res.text();
+    let json: Record<string, unknown> | null = null;
+    try { json = JSON.parse(text) as Record<string, unknown>; } catch { /* not JSON (HAProxy's HTML page, ...) */ }
+    return { status: res.status, json, type: res.headers.get('content-type') ?? '', retryAfter: res.headers.get('retry-after'), text };
   } catch (err) {
-    return { status: 0, json: { error: String(err) } };
+    return { status: 0, json: { error: String(err) }, type: '', retryAfter: null, text: String(err) };
   }
+}
+
+/**
+ * Sends a request and tallies its answer. While the database is away, the answers expected are a
+ * success (anything below 500) or a JSON 503 with Retry-After, from the shop (DATABASE_UNAVAILABLE)
+ * or HAProxy's errorfile (UNAVAILABLE); anything else is a failure. Returns the answer and whether it
+ * counted as an outage answer.
+ */
+async function send(t: Tally, url: string, init: RequestInit = {}): Promise<{ r: Answer; duringOutage: boolean; failed: boolean }> {
+  const awayAtStart = database.away;
+  const r = await fetchStatus(url, init);
+  const duringOutage = awayAtStart || database.away;
+  if (!duringOutage) return { r, duringOutage, failed: r.status === 0 || r.status >= 500 };
+  t.outage.answers += 1;
+  const json503 = r.status === 503 && r.type.startsWith('application/json') && r.retryAfter !== null;
+  if (r.status !== 0 && r.status < 500) t.outage.ok += 1;
+  else if (json503 && r.json?.code === 'DATABASE_UNAVAILABLE') t.outage.shop503 += 1;
+  else if (json503 && r.json?.code === 'UNAVAILABLE') t.outage.haproxy503 += 1;
+  else {
+    t.outage.other.push(`${init.method ?? 'GET'} ${new URL(url).pathname} → ${r.status} ${r.type} ${r.text.replace(/\s+/g, ' ').slice(0, 80)}`);
+    return { r, duringOutage, failed: true };
+  }
+  return { r, duringOutage, failed: false };
 }
 
 async function browserLoop(base: string, productIds: string[], running: () => boolean, t: Tally) {
@@ -133,9 +178,9 @@ async function browserLoop(base: string, productIds: string[], running: () => bo
     const url = pick < 0.35 ? `/api/products?pageNumber=${1 + Math.floor(Math.random() * 3)}`
       : pick < 0.7 ? `/api/products?keyword=${words[Math.floor(Math.random() * words.length)]}`
         : `/api/products/${productIds[Math.floor(Math.random() * productIds.length)]}`;
-    const r = await fetchStatus(`${base}${url}`);
+    const { r, failed } = await send(t, `${base}${url}`);
     t.gets += 1;
-    if (r.status === 0 || r.status >= 500) t.getFailures.push(`GET ${url} → ${r.status || JSON.stringify(r.json)}`);
+    if (failed) t.getFailures.push(`GET ${url} → ${r.status || JSON.stringify(r.json)}`);
     await sleep(20 + Math.random() * 40);
   }
 }
@@ -143,13 +188,13 @@ async function browserLoop(base: string, productIds: string[], running: () => bo
 async function buyerLoop(base: string, buyer: Buyer, productIds: string[], running: () => boolean, t: Tally) {
   const headers = { cookie: buyer.cookie, 'content-type': 'application/json' };
   const call = async (method: string, url: string, body?: unknown) => {
-    const r = await fetchStatus(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const { r, failed } = await send(t, `${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     if (method === 'GET') {
       t.gets += 1;
-      if (r.status === 0 || r.status >= 500) t.getFailures.push(`GET ${url} → ${r.status}`);
+      if (failed) t.getFailures.push(`GET ${url} → ${r.status}`);
     } else {
       t.posts += 1;
-      if (r.status === 0 || r.status >= 500) t.postFailures += 1;
+      if (failed) t.postFailures += 1;
     }
     return r;
   };
@@ -185,15 +230,25 @@ async function main() {
   if (!haproxyBin) throw new Error('HAProxy is not installed (Debian: apt-get install haproxy)');
   const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs'), '--if-stale'], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the server build failed');
-  console.info(`chaos-fleet: ${INSTANCES} instances behind HAProxy, kill -9 of one, restart, kill -9 of another; ${BROWSERS} browsers, ${BUYERS} buyers, ${CHATTERS} chat guests; PostgreSQL at ${new URL(BASE_URL).host}`);
+  const plan = [
+    ...(FAULTS.includes('kill') ? ['kill -9 of one, restart, kill -9 of another'] : []),
+    ...(FAULTS.includes('database') ? [`PostgreSQL cut off for ${OUTAGE_S} s`] : []),
+  ];
+  console.info(`chaos-fleet: ${INSTANCES} instances behind HAProxy, ${plan.join('; then ')}; ${BROWSERS} browsers, ${BUYERS} buyers, ${CHATTERS} chat guests; PostgreSQL at ${new URL(BASE_URL).host}`);
   const scratch = await createScratchDatabase(BASE_URL, 'shop_bench_fleet');
+  // The instances reach PostgreSQL through this proxy, which the database fault closes and reopens.
+  const target = new URL(scratch.url);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const viaProxy = new URL(scratch.url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
   const redis = await startRedisServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'shop-chaos-fleet-'));
   const port = await freePortRange(INSTANCES + 1);
   const base = `http://127.0.0.1:${port}`;
   const statsSocket = path.join(dir, 'haproxy.sock');
   const instances = Array.from({ length: INSTANCES }, (_, i) => new Instance(`app${i + 1}`, port + 1 + i, {
-    NODE_ENV: 'production', HOST: '127.0.0.1', PUBLIC_URL: base, DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: '5', REDIS_URL: redis.url,
+    NODE_ENV: 'production', HOST: '127.0.0.1', PUBLIC_URL: base, DATABASE_URL: viaProxy.toString(), DATABASE_POOL_SIZE: '5', REDIS_URL: redis.url,
     JWT_SECRET: SECRET, SEED_DEMO_DATA: 'false', ALLOW_DEMO_PAYMENTS: 'true', PAYPAL_CLIENT_ID: '', PAYPAL_CLIENT_SECRET: '', CJ_API_KEY: '',
     LOG_LEVEL: 'error', DATA_DIR: path.join(dir, `app${i + 1}`), WEB_DIST_DIR: path.join(dir, 'no-web'), SHUTDOWN_DRAIN_SECONDS: '0',
     TRUST_PROXY: 'true', CHAT_SOCKETS_PER_IP: '1000', CHAT_MESSAGES_PER_MINUTE: '100000', CHAT_IP_MESSAGES_PER_MINUTE: '1000000',
@@ -209,7 +264,10 @@ async function main() {
     haproxy = spawn(haproxyBin, ['-db', '-f', path.join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'inherit'] });
     for (const i of instances) await waitForState(statsSocket, i.name, 'UP');
 
-    const t: Tally = { gets: 0, getFailures: [], posts: 0, postFailures: 0, placed: new Map(), chatSent: 0, chatResent: 0, chatAcked: new Map() };
+    const t: Tally = {
+      gets: 0, getFailures: [], posts: 0, postFailures: 0, placed: new Map(), chatSent: 0, chatResent: 0, chatAcked: new Map(),
+      outage: { answers: 0, ok: 0, shop503: 0, haproxy503: 0, other: [] },
+    };
     const running = () => !stop;
     const load: Array<Promise<unknown>> = [
       ...Array.from({ length: BROWSERS }, () => browserLoop(base, productIds, running, t)),
@@ -217,7 +275,7 @@ async function main() {
     ];
     const chatters = Array.from({ length: CHATTERS }, () => chatterLoop(base.replace(/^http/, 'ws'), running, t));
     const figures: string[] = [];
-    for (const victim of [instances[0]!, instances[1]!]) {
+    for (const victim of FAULTS.includes('kill') ? [instances[0]!, instances[1]!] : []) {
       await sleep(BETWEEN_S * 1000);
       const gets = t.gets;
       await victim.kill('SIGKILL');
@@ -225,6 +283,31 @@ async function main() {
       const restartMs = await victim.start();
       const upMs = await waitForState(statsSocket, victim.name, 'UP');
       const line = `kill -9 ${victim.name}: out of HAProxy's rotation after ${(downMs / 1000).toFixed(2)} s; restarted and ready in ${(restartMs / 1000).toFixed(1)} s, back in rotation ${(upMs / 1000).toFixed(1)} s later; ${t.gets - gets} GETs meanwhile`;
+      say(line);
+      figures.push(line);
+    }
+    if (FAULTS.includes('database')) {
+      await sleep(BETWEEN_S * 1000);
+      const seen = new Set<string>();
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          for (const [name, state] of Object.entries(await readServerStates(statsSocket).catch(() => ({} as Record<string, { status: string }>)))) seen.add(`${name} ${state.status}`);
+          await sleep(100);
+        }
+      })();
+      database.away = true;
+      await proxy.close();
+      await sleep(OUTAGE_S * 1000);
+      await proxy.open();
+      // Answers within Retry-After (5 s) of the return still count as the outage's (the pools reconnect).
+      await sleep(5000);
+      database.away = false;
+      watching = false;
+      await watcher;
+      const o = t.outage;
+      const line = `PostgreSQL cut off for ${OUTAGE_S} s (then 5 s to recover): ${o.answers} answers: ${o.ok} successes, ${o.shop503} JSON 503 + Retry-After from the shop, ` +
+        `${o.haproxy503} from HAProxy's errorfile, ${o.other.length} other${o.other.length ? ` (${o.other.slice(0, 3).join(' | ')})` : ''}; HAProxy states seen: ${[...seen].sort().join(', ')}`;
       say(line);
       figures.push(line);
     }
@@ -250,17 +333,19 @@ async function main() {
 
     console.info('');
     for (const line of figures) console.info(line);
-    console.info(`GETs                     ${t.gets} sent, ${t.getFailures.length} failed (5xx or no answer)${t.getFailures.length ? `: ${t.getFailures.slice(0, 3).join(' | ')}` : ''}`);
-    console.info(`POSTs/DELETEs            ${t.posts} sent, ${t.postFailures} without an answer or 5xx (an instance killed holding them; not retried by design)`);
+    console.info(`GETs                     ${t.gets} sent, ${t.getFailures.length} failed (5xx or no answer; while the database was away, anything but a JSON 503 with Retry-After)${t.getFailures.length ? `: ${t.getFailures.slice(0, 3).join(' | ')}` : ''}`);
+    console.info(`POSTs/DELETEs            ${t.posts} sent, ${t.postFailures} without an answer or 5xx (an instance killed holding them; not retried by design; while the database was away, anything but a JSON 503 with Retry-After)`);
     console.info(`orders                   ${t.placed.size} placed (201), ${inDb.size} in the database; told but missing ${missing}, another total ${wrongTotal}, in the database but the answer lost ${untold}`);
     console.info(`chat                     ${t.chatSent} sent, ${t.chatAcked.size} acknowledged once, ${t.chatResent} resent after reconnects, ${userRows} stored; acknowledged but missing ${ackedMissing}; stored twice ${storedTwice}; never acknowledged at the end ${unconfirmed}`);
-    const failed = t.getFailures.length + missing + wrongTotal + ackedMissing + storedTwice;
+    // GETs are in getFailures already; a POST answered otherwise than by the JSON 503 while the database was away fails too.
+    const failed = t.getFailures.length + t.outage.other.filter((l) => !l.startsWith('GET ')).length + missing + wrongTotal + ackedMissing + storedTwice;
     console.info(`result: ${failed === 0 ? 'OK' : `FAILED (${failed} problems)`}`);
     if (failed) process.exitCode = 1;
   } finally {
     stop = true;
     if (haproxy && haproxy.exitCode === null) haproxy.kill('SIGTERM');
     for (const i of instances) await i.kill('SIGKILL');
+    await proxy.close();
     await redis.stop();
     await scratch.drop();
     rmSync(dir, { recursive: true, force: true });

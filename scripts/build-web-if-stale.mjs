@@ -1,5 +1,7 @@
 // Builds the web app when its build is missing or older than its sources (used by `npm start` and
-// `npm run fleet`; run directly, it exits with the build's status).
+// `npm run fleet`; run directly, it exits with the build's status). web/dist and web/dist-ssr are
+// links to the current build (scripts/build-web.mjs, which `npm run build -w web` runs): a build
+// made while a shop runs is switched in when it is complete.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
@@ -33,16 +33,20 @@ function reactRouterTreeShaking(): Plugin {
 }
 
 /**
- * Deploys keep old tabs working: the build empties its output directory, so before that the
- * hashed assets of the builds before are read, and after it those of the last
- * WEB_ASSET_KEEP_BUILDS builds (not older than WEB_ASSET_KEEP_DAYS) are written back beside the
- * new ones (src/lib/asset-retention.ts decides). The history is `.vite/asset-builds.json`.
+ * Deploys keep old tabs working: a tab opened before a deploy (or a page an instance still running
+ * the previous build renders) asks for the chunks of the build it started with, so the hashed
+ * assets of the last WEB_ASSET_KEEP_BUILDS builds (not older than WEB_ASSET_KEEP_DAYS) are written
+ * beside the new ones (src/lib/asset-retention.ts decides). They are read from the build in use,
+ * WEB_PREVIOUS_BUILD (set by scripts/build-web.mjs, which builds into a new directory and then
+ * switches web/dist to it), or from the output directory itself before it is emptied (a plain
+ * `vite build`, as the browser tests' build). The history is `.vite/asset-builds.json`.
  */
 function keepPreviousAssets(): Plugin {
   let outDir = '';
   let saved = new Map<string, Buffer>();
   let history: AssetBuild[] = [];
-  const historyFile = () => path.join(outDir, '.vite', 'asset-builds.json');
+  const previousDir = () => (process.env.WEB_PREVIOUS_BUILD ? path.resolve(process.env.WEB_PREVIOUS_BUILD) : outDir);
+  const historyFile = (dir: string) => path.join(dir, '.vite', 'asset-builds.json');
   return {
     name: 'shop:keep-previous-assets',
     apply: 'build',
@@ -51,12 +55,13 @@ function keepPreviousAssets(): Plugin {
     },
     buildStart() {
       saved = new Map();
-      const assets = path.join(outDir, 'assets');
+      const from = previousDir();
+      const assets = path.join(from, 'assets');
       if (existsSync(assets)) {
         for (const name of readdirSync(assets)) saved.set(`assets/${name}`, readFileSync(path.join(assets, name)));
       }
       try {
-        history = JSON.parse(readFileSync(historyFile(), 'utf8')) as AssetBuild[];
+        history = JSON.parse(readFileSync(historyFile(from), 'utf8')) as AssetBuild[];
       } catch {
         history = [];
       }
@@ -70,9 +75,27 @@ function keepPreviousAssets(): Plugin {
         keepDays: envCount(process.env.WEB_ASSET_KEEP_DAYS, DEFAULT_KEEP_DAYS),
       });
       for (const file of plan.restore) writeFileSync(path.join(outDir, file), saved.get(file)!);
-      mkdirSync(path.dirname(historyFile()), { recursive: true });
-      writeFileSync(historyFile(), `${JSON.stringify(plan.history, null, 1)}\n`);
+      mkdirSync(path.dirname(historyFile(outDir)), { recursive: true });
+      writeFileSync(historyFile(outDir), `${JSON.stringify(plan.history, null, 1)}\n`);
       saved = new Map();
+    },
+  };
+}
+
+/**
+ * web/dist and web/dist-ssr are links to the build the shop serves (scripts/build-web.mjs): a build
+ * into one of them would empty the served build in place, and the running instances would answer
+ * 404 for its files until it ended. Refused with the command to use.
+ */
+function notIntoTheServedBuild(): Plugin {
+  return {
+    name: 'shop:not-into-the-served-build',
+    apply: 'build',
+    configResolved(config) {
+      const outDir = path.resolve(config.root, config.build.outDir);
+      if (existsSync(outDir) && lstatSync(outDir).isSymbolicLink()) {
+        throw new Error(`${outDir} is a link to the build being served: build with \`npm run build -w web\` (scripts/build-web.mjs), which builds beside it and switches the link`);
+      }
     },
   };
 }
@@ -111,7 +134,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   ...(command === 'build' && !isSsrBuild && process.env.WEB_PURGE_CSS !== '0'
     ? { css: { postcss: { plugins: [purgeBootstrap(() => purgeContent(appSourceFiles()))] } } }
     : {}),
-  plugins: [react(), reactRouterTreeShaking(), themeScript(), ...(isSsrBuild ? [] : [paintFirst(), keepPreviousAssets()])],
+  plugins: [notIntoTheServedBuild(), react(), reactRouterTreeShaking(), themeScript(), ...(isSsrBuild ? [] : [paintFirst(), keepPreviousAssets()])],
   // The server-rendering build (`vite build --ssr src/entry-server.tsx`) goes beside the web build,
   // as `<outDir>-ssr` (web/dist-ssr), never inside it: the server serves the web build's files.
   build: isSsrBuild ? {

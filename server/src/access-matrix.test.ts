@@ -114,6 +114,7 @@ export const MATRIX: Record<string, Declaration> = {
   'GET /api/docs/static/swagger-initializer.js': { expect: adminOnly(200) },
   'GET /api/docs/': { expect: adminOnly(200) },
   'GET /api/health': { expect: all(200) },
+  'GET /api/live': { expect: all(200) },
   'GET /api/ready': { expect: all(200) },
   // the development mailbox (outside production, without SMTP_URL; not registered in production)
   'GET /api/dev/mailbox': { expect: all(200) },

@@ -32,6 +32,7 @@ import { createRedisClient } from './lib/redis.ts';
 import { watchRedis } from './lib/redis-health.ts';
 import { registerSpa } from './lib/spa.ts';
 import { createStorageHealth, type StorageHealth } from './lib/storage-full.ts';
+import { pinWebBuild } from './lib/web-build.ts';
 import { pageCacheFor } from './modules/products/catalogue-cache.ts';
 import { RESPONSE_TTL_MS, wantsFresh } from './modules/products/cached-response.ts';
 import { createTokenSigner } from './lib/tokens.ts';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         { label: 'the data directory', path: config.dataDir },
       ],
     }),
+    webBuild: pinWebBuild(config.webDistDir),
     lifecycle: { draining: false },
     onDrain: [],
     recheckChatSockets: () => undefined, // replaced by the chat module
@@ -203,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   // The chat websocket lives at /ws/chat, outside /api (SPEC §7).
   await app.register(chatSocketRoutes);
-  await registerSpa(app, config.webDistDir, ctx.htmlTransforms, {
+  await registerSpa(app, ctx.webBuild, ctx.htmlTransforms, {
     ssrTimeoutMs: config.ssrTimeoutMs,
     // Anonymous pages are micro-cached like the catalogue reads they show, and cleared with them.
     pageCache: pageCacheFor(ctx.db),

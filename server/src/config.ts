@@ -155,7 +155,7 @@ export interface Config {
   /** Chat limits: message length, messages per minute per sender and per IP, AI answers per minute, sockets per IP. */
   chat: { maxMessageLength: number; messagesPerMinute: number; ipMessagesPerMinute: number; aiRequestsPerMinute: number; socketsPerIp: number; adminReplySeconds: number };
   uploadMaxBytes: number;
-  /** SIGTERM: seconds /api/ready answers 503 before the server closes; then at most timeoutSeconds to finish. */
+  /** SIGTERM: seconds /api/live and /api/ready answer 503 before the server closes; then at most timeoutSeconds to finish. */
   shutdown: { drainSeconds: number; timeoutSeconds: number };
   /** Directory of pg_dump/pg_restore for backups (unset: found on PATH). */
   pgBinDir: string | undefined;

@@ -84,7 +84,7 @@ async function main() {
     }, (drainSeconds + config.shutdown.timeoutSeconds) * 1000);
     force.unref();
     try {
-      await drainAndClose(app, { drainSeconds }); // 503 on /api/ready, wait, onDrain hooks, finish in-flight requests
+      await drainAndClose(app, { drainSeconds }); // 503 on /api/live and /api/ready, wait, onDrain hooks, finish in-flight requests
       await database.close();
       releasePglite();
       process.exit(0);

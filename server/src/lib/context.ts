@@ -13,6 +13,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import type { RedisHealth } from './redis-health.ts';
 import type { StorageHealth } from './storage-full.ts';
 import type { TokenSigner } from './tokens.ts';
+import type { WebBuild } from './web-build.ts';
 
 /** Rewrites the SPA's index.html for a request (SEO tags for product pages, ...). Return null to leave it. */
 export type HtmlTransform = (request: FastifyRequest, html: string) => Promise<string | null>;
@@ -39,7 +40,9 @@ export interface AppContext {
   uploads: UploadStore;
   /** Whether the shop's storage is full (DATA_DIR's free space, disk-full errors): /api/ready reports it. */
   storageHealth: StorageHealth;
-  /** `draining` turns true when the instance is asked to stop: /api/ready then answers 503. */
+  /** The web build served (lib/web-build.ts): the link a deploy switches, and the build this instance started with. */
+  webBuild: WebBuild;
+  /** `draining` turns true when the instance is asked to stop: /api/live (the balancer's check) and /api/ready then answer 503. */
   lifecycle: { draining: boolean };
   /**
    * Run once a stopping instance has waited for the load balancer to stop sending it traffic,

@@ -124,6 +124,10 @@ describe.skipIf(!RUN)('PostgreSQL outage: 503 + Retry-After on every route, reco
     expect(products.statusCode).toBe(503);
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(503);
+    // The load balancer's check stays 200: the instance stays in rotation and answers its own 503s.
+    const live = await t.app.inject({ method: 'GET', url: '/api/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'live' });
 
     // The database is back: the same app serves again (the pool reconnects by itself).
     await proxy.open();

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
@@ -7,6 +8,7 @@ import { acceptsGzip } from './compression.ts';
 import type { HtmlTransform } from './context.ts';
 import { PRIVATE_NO_STORE } from './private-answers.ts';
 import { fillTemplate, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
+import type { WebBuild } from './web-build.ts';
 
 /** The shared cache the anonymous pages are micro-cached in (the catalogue's: product writes clear it). */
 export interface PageCache {
@@ -55,6 +57,18 @@ function looksLikeFile(pathname: string): boolean {
   return last.includes('.');
 }
 
+/**
+ * A file's path relative to the build (`assets/x.js`, `favicon.svg`) from a decoded URL path, or
+ * null when it could reach outside it or names a hidden file (`..`, `.`, empty segments, dotfiles
+ * such as .vite/manifest.json, backslashes, control characters): those are 404.
+ */
+function buildFilePath(decoded: string): string | null {
+  const segments = decoded.replace(/^\//, '').split('/');
+  // eslint-disable-next-line no-control-regex
+  if (segments.some((s) => s === '' || s.startsWith('.') || s.includes('\\') || /[\u0000-\u001f\u007f]/.test(s))) return null;
+  return segments.join('/');
+}
+
 /** The decoded URL, or null when it cannot be decoded or holds control characters (NUL, ...). */
 function cleanPath(url: string): string | null {
   let decoded: string;
@@ -75,6 +89,12 @@ function cleanPath(url: string): string | null {
  * undecodable or holds control characters, which no real page has: such a URL gets the plain page,
  * and the app shows its not-found state. A transform that fails is skipped, never a 500.
  *
+ * Files are looked up when asked for (lib/web-build.ts): in the served build (the link a deploy
+ * switches), then in the build this instance started with, so a file that appeared after the start
+ * is served. /assets/* is a route (compressed like any answer); other files (favicon.svg, ...) are
+ * looked up from the not-found handler. index.html, the manifest and the server-rendering bundle
+ * are the started build's, read once.
+ *
  * With the web build's server-rendering bundle (lib/ssr.ts), the page is rendered on the server
  * too: its markup and data go into the root element (404 for no page of the app). If rendering fails
  * or takes longer than `ssrTimeoutMs`, the plain page is sent as before (200). A visitor with no
@@ -82,36 +102,59 @@ function cleanPath(url: string): string | null {
  * `pageTtlMs`, cleared by product writes with the catalogue); a request with any other cookie (a
  * session) is rendered for itself and never cached.
  */
-export async function registerSpa(app: FastifyInstance, distDir: string, transforms: HtmlTransform[], options: SpaOptions) {
-  const indexFile = path.join(distDir, 'index.html');
+export async function registerSpa(app: FastifyInstance, build: WebBuild, transforms: HtmlTransform[], options: SpaOptions) {
+  const indexFile = path.join(build.own, 'index.html');
   const hasBuild = existsSync(indexFile);
+  const roots = [...new Set([build.served, build.own])];
+  const assetDirs = roots.map((root) => path.join(root, 'assets') + path.sep);
+  /** The first root holding `file` as a regular file. */
+  const firstRootWith = async (file: string): Promise<string | undefined> => {
+    for (const root of roots) {
+      if (await stat(path.join(root, file)).then((s) => s.isFile(), () => false)) return root;
+    }
+    return undefined;
+  };
   if (hasBuild) {
+    // reply.sendFile only: the lookups are ours (below). Each file is found when asked for, in the
+    // first root that has it.
     await app.register(fastifyStatic, {
-      root: distDir,
-      prefix: '/',
-      wildcard: false,
+      root: roots,
+      serve: false,
       index: false,
-      // The cache headers are ours (below), not @fastify/static's default max-age=0.
+      dotfiles: 'ignore',
+      // The cache headers are ours, not @fastify/static's default max-age=0.
       cacheControl: false,
       setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        } else {
-          res.setHeader('cache-control', 'public, max-age=3600');
-        }
+        const immutable = assetDirs.some((dir) => filePath.startsWith(dir));
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       },
     });
+    app.get('/assets/*', {
+      config: { access: 'public' },
+      schema: { hide: true },
+      // A client that goes away while a file streams: nothing to answer (as @fastify/static's own routes do).
+      errorHandler(error, request, reply) {
+        if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+          request.raw.destroy();
+          return;
+        }
+        return app.errorHandler(error, request, reply);
+      },
+    }, (request, reply) => {
+      const file = buildFilePath(`assets/${(request.params as { '*': string })['*']}`);
+      // Missing (or not a build file): the not-found handler answers 404.
+      return file ? reply.sendFile(file) : reply.callNotFound();
+    });
   } else {
-    app.log.warn({ distDir }, 'web app not built; run `npm run build` to serve the storefront');
+    app.log.warn({ distDir: build.served }, 'web app not built; run `npm run build` to serve the storefront');
   }
-  let indexHtml: string | undefined;
-  const renderer = hasBuild ? await loadPageRenderer(app, distDir, options.ssrTimeoutMs) : null;
+  const indexHtml = hasBuild ? readFileSync(indexFile, 'utf8') : '';
+  const renderer = hasBuild ? await loadPageRenderer(app, build.ssrBase, options.ssrTimeoutMs) : null;
   app.decorateRequest('serverRendered', false);
   app.decorateRequest('renderedForViewer', false);
 
   /** index.html through the transforms (SEO tags, preloads). */
   async function transformed(request: FastifyRequest, clean: boolean): Promise<string> {
-    indexHtml ??= readFileSync(indexFile, 'utf8');
     let html = indexHtml;
     if (!clean) return html;
     for (const transform of transforms) {
@@ -156,6 +199,17 @@ export async function registerSpa(app: FastifyInstance, distDir: string, transfo
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
+    // A file of the build other than /assets/* (favicon.svg, ...), found in the first root that has
+    // it (a file removed in the instant between that look and the read gets Fastify's plain 404).
+    if (
+      hasBuild && (request.method === 'GET' || request.method === 'HEAD') && looksLikeFile(pathname) &&
+      !(pathname === '/api' || pathname.startsWith('/api/')) && !pathname.startsWith('/assets/')
+    ) {
+      const decoded = cleanPath(pathname);
+      const file = decoded === null ? null : buildFilePath(decoded);
+      const root = file === null ? undefined : await firstRootWith(file);
+      if (root) return reply.sendFile(file!, root);
+    }
     const isPage =
       hasBuild &&
       (request.method === 'GET' || request.method === 'HEAD') &&

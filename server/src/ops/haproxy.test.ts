@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/errors.ts';
 import { freePortRange } from '../test/ports.ts';
 import { TEST_DB } from '../test/test-app.ts';
 import { findHaproxyBinary, HAPROXY_TEMPLATE, readServerStates, renderFleetHaproxyConfig } from './haproxy.ts';
@@ -23,21 +24,22 @@ const BACKENDS = [PORT + 1, PORT + 2];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Backend {
-  server: Server; port: number; ready: number; seen: IncomingHttpHeaders[]; sockets: Set<Socket>;
+  /** What the balancer's check (/api/live) answers. */
+  server: Server; port: number; live: number; seen: IncomingHttpHeaders[]; sockets: Set<Socket>;
   /** Dies on /flaky: the connection closes with no answer (as an instance killed mid-request). */
   flaky: boolean;
   flakySeen: string[];
 }
 
 function startBackend(port: number): Promise<Backend> {
-  const backend: Backend = { server: createServer(), port, ready: 200, seen: [], sockets: new Set(), flaky: false, flakySeen: [] };
+  const backend: Backend = { server: createServer(), port, live: 200, seen: [], sockets: new Set(), flaky: false, flakySeen: [] };
   backend.server.on('connection', (c) => {
     backend.sockets.add(c);
     c.on('close', () => backend.sockets.delete(c));
   });
   backend.server.on('request', (req, res) => {
-    if (req.url === '/api/ready') {
-      res.writeHead(backend.ready).end();
+    if (req.url === '/api/live') {
+      res.writeHead(backend.live).end();
       return;
     }
     if (req.url === '/flaky') {
@@ -93,7 +95,7 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     await untilBothUp();
   }, 30_000);
   beforeEach(async () => {
-    for (const b of backends) b.ready = 200;
+    for (const b of backends) b.live = 200;
     await untilBothUp();
   }, 30_000);
   afterAll(async () => {
@@ -126,7 +128,12 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     // Out within 3 s: the first failed check at most `inter` after the death, the second `fastinter` later.
     expect(shipped).toMatch(/^\s*default-server check inter 800ms fastinter 200ms fall 2 rise 2 /m);
     expect(rendered).not.toMatch(/chroot|user haproxy|127\.0\.0\.1:3001/);
-    expect(rendered).toContain('http-check send meth GET uri /api/ready');
+    // The balancer checks liveness, not the shared database (a database outage must not empty the fleet).
+    for (const text of [shipped, rendered]) expect(text).toMatch(/^\s*http-check send meth GET uri \/api\/live$/m);
+    expect(shipped).toMatch(/^\s*errorfile 503 haproxy-errors\/503\.http$/m);
+    const errorfile = /^\s*errorfile 503 (\S+)$/m.exec(rendered)?.[1];
+    expect(errorfile).toBe(path.resolve(path.dirname(HAPROXY_TEMPLATE), 'haproxy-errors/503.http'));
+    expect(existsSync(errorfile!)).toBe(true);
     expect(rendered).not.toMatch(/^\s*compression/m);
   });
 
@@ -169,9 +176,9 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     client.destroy();
   });
 
-  it('takes an instance out of rotation when /api/ready answers 503, and back when it answers 200', async () => {
+  it('takes an instance out of rotation when /api/live answers 503, and back when it answers 200', async () => {
     const [a, b] = backends as [Backend, Backend];
-    b.ready = 503;
+    b.live = 503;
     const deadline = Date.now() + 5000;
     while ((await readServerStates(socket)).app2?.status !== 'DOWN') {
       if (Date.now() > deadline) throw new Error('app2 never went DOWN');
@@ -182,9 +189,35 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     for (let i = 0; i < 10; i += 1) expect((await fetch(`http://127.0.0.1:${PORT}/echo`)).status).toBe(200);
     expect(a.seen.length - before.a).toBe(10);
     expect(b.seen.length - before.b).toBe(0);
-    b.ready = 200;
+    b.live = 200;
     while ((await readServerStates(socket)).app2?.status !== 'UP') await sleep(50);
     expect(haproxyLog).toContain('Server shop/app2 is DOWN, reason: Layer7 wrong status, code: 503');
+  });
+
+  it("with no instance in rotation, answers the shop's JSON 503 with Retry-After (its errorfile), never an HTML page", async () => {
+    for (const b of backends) b.live = 503;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const states = await readServerStates(socket);
+      if (states.app1?.status === 'DOWN' && states.app2?.status === 'DOWN') break;
+      if (Date.now() > deadline) throw new Error(`the backends never went DOWN: ${JSON.stringify(states)}`);
+      await sleep(50);
+    }
+    const requests: Array<[string, RequestInit]> = [
+      ['/api/products', {}],
+      ['/product/lamp', { headers: { accept: 'text/html' } }],
+      ['/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+    ];
+    for (const [url, init] of requests) {
+      const res = await fetch(`http://127.0.0.1:${PORT}${url}`, init);
+      expect(res.status, url).toBe(503);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('retry-after')).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.json()).toEqual({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE' });
+    }
+    for (const b of backends) b.live = 200;
+    await untilBothUp();
   });
 
   it('retries a GET that an instance dropped without an answer on the other one, never a POST', async () => {

@@ -19,14 +19,16 @@ export interface FleetHaproxyOptions {
 
 /**
  * The shipped deploy/haproxy.cfg rendered for instances on this machine: same frontend, headers,
- * timeouts and health checks, with the bind port, runtime socket, check interval, server lines and
- * connection limit replaced and the privilege-dropping lines (which need root) left out.
+ * timeouts, health checks and error pages, with the bind port, runtime socket, check interval,
+ * server lines and connection limit replaced, the privilege-dropping lines (which need root) left
+ * out, and the errorfile named by its absolute path in deploy/ (the rendered file is written
+ * elsewhere).
  */
-export function renderFleetHaproxyConfig(opts: FleetHaproxyOptions, template = readFileSync(HAPROXY_TEMPLATE, 'utf8')): string {
+export function renderFleetHaproxyConfig(opts: FleetHaproxyOptions, template = readFileSync(HAPROXY_TEMPLATE, 'utf8'), templateDir = path.dirname(HAPROXY_TEMPLATE)): string {
   const lines = template.split('\n').filter((l) => !l.includes('# not in npm run fleet'));
   const out: string[] = [];
   let inServers = false;
-  let replaced = { bind: 0, socket: 0, check: 0, servers: 0, maxconn: 0 };
+  let replaced = { bind: 0, socket: 0, check: 0, servers: 0, maxconn: 0, errorfile: 0 };
   for (const line of lines) {
     if (/^\s*# servers:/.test(line)) {
       inServers = true;
@@ -52,6 +54,10 @@ export function renderFleetHaproxyConfig(opts: FleetHaproxyOptions, template = r
     } else if (/^\s*stats socket /.test(line)) {
       out.push(`    stats socket ${opts.statsSocket} mode 600 level admin`);
       replaced.socket += 1;
+    } else if (/^\s*errorfile 503 \S+\s*$/.test(line)) {
+      const file = line.trim().split(/\s+/)[2]!;
+      out.push(`    errorfile 503 ${path.resolve(templateDir, file)}`);
+      replaced.errorfile += 1;
     } else if (/^\s*default-server check inter \S+/.test(line)) {
       out.push(line.replace(/inter \S+/, `inter ${opts.checkIntervalMs}ms`));
       replaced.check += 1;
@@ -82,28 +88,32 @@ export interface ServerState {
   checkStatus: string;
 }
 
-/** Server states of a backend, read from HAProxy's runtime API (`show stat`). */
-export function readServerStates(statsSocket: string, backend = 'shop'): Promise<Record<string, ServerState>> {
+/** Sends one command to HAProxy's runtime API (the stats socket) and returns its answer. */
+export function haproxyRuntime(statsSocket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(statsSocket);
     let data = '';
     socket.setTimeout(5000, () => socket.destroy(new Error('HAProxy runtime API did not answer')));
-    socket.on('connect', () => socket.write('show stat\n'));
+    socket.on('connect', () => socket.write(`${command}\n`));
     socket.on('data', (d) => { data += d.toString(); });
     socket.on('error', reject);
-    socket.on('close', () => {
-      const [header, ...rows] = data.trim().split('\n');
-      if (!header?.startsWith('# ')) return reject(new Error(`unexpected answer from HAProxy: ${data.slice(0, 200)}`));
-      const cols = header.slice(2).split(',');
-      const at = (row: string[], name: string) => row[cols.indexOf(name)] ?? '';
-      const states: Record<string, ServerState> = {};
-      for (const line of rows) {
-        const row = line.split(',');
-        const sv = at(row, 'svname');
-        if (at(row, 'pxname') !== backend || sv === 'BACKEND' || sv === 'FRONTEND') continue;
-        states[sv] = { status: at(row, 'status'), sessions: Number(at(row, 'stot')), checkStatus: at(row, 'check_status') };
-      }
-      resolve(states);
-    });
+    socket.on('close', () => resolve(data));
   });
+}
+
+/** Server states of a backend, read from HAProxy's runtime API (`show stat`). */
+export async function readServerStates(statsSocket: string, backend = 'shop'): Promise<Record<string, ServerState>> {
+  const data = await haproxyRuntime(statsSocket, 'show stat');
+  const [header, ...rows] = data.trim().split('\n');
+  if (!header?.startsWith('# ')) throw new Error(`unexpected answer from HAProxy: ${data.slice(0, 200)}`);
+  const cols = header.slice(2).split(',');
+  const at = (row: string[], name: string) => row[cols.indexOf(name)] ?? '';
+  const states: Record<string, ServerState> = {};
+  for (const line of rows) {
+    const row = line.split(',');
+    const sv = at(row, 'svname');
+    if (at(row, 'pxname') !== backend || sv === 'BACKEND' || sv === 'FRONTEND') continue;
+    states[sv] = { status: at(row, 'status'), sessions: Number(at(row, 'stot')), checkStatus: at(row, 'check_status') };
+  }
+  return states;
 }

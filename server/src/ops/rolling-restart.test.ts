@@ -1,27 +1,37 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { freePortRange } from '../test/ports.ts';
 import { postgresOnlySkipReason } from '../test/requirements.ts';
 import { flushIsolatedRedis, isolatedRedisUrl } from '../test/redis.ts';
+import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.ts';
 import { createScratchPostgres } from '../test/test-app.ts';
-import { findHaproxyBinary } from './haproxy.ts';
+import { findHaproxyBinary, haproxyRuntime, readServerStates } from './haproxy.ts';
 
-// `npm run fleet` with two instances on a scratch PostgreSQL database behind HAProxy on free ports, steady
-// shopping traffic through HAProxy, and a rolling restart (each instance SIGTERMed in turn):
-// no request may fail, and every order placed is in the database exactly once.
+// `npm run fleet` with two instances on a scratch PostgreSQL database behind HAProxy on free ports,
+// serving a real web build (scripts/build-web.mjs, as a deploy makes it):
+// - steady shopping traffic through HAProxy and a rolling restart (each instance SIGTERMed in turn):
+//   no request may fail, and every order placed is in the database exactly once;
+// - a new web build while pages are served, then a rolling restart: no asset a served page names
+//   (nor any file of either build) is ever missing;
+// - PostgreSQL cut off for a few seconds (a TCP proxy between the instances and the shared server,
+//   never the server itself) while requests flow: every answer is a success or the shop's JSON 503
+//   with Retry-After, the instances stay in HAProxy's rotation, and HAProxy's own 503 (no instance
+//   left) is the same JSON.
 const SKIP = postgresOnlySkipReason() ?? (findHaproxyBinary() ? undefined : 'HAProxy is not installed (Debian: apt-get install haproxy)');
 if (SKIP) console.info(`rolling-restart test skipped: ${SKIP}`);
 
 const PORT = SKIP ? 0 : await freePortRange(3);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
+const BUILD_WEB = path.resolve(SERVER_DIR, '../scripts/build-web.mjs');
 const SHOPPERS = 4;
 const STOCK = 1_000_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -149,17 +159,49 @@ function shopper(failures: Failure[], counter: { requests: number; duringRestart
   };
 }
 
+/**
+ * Runs scripts/build-web.mjs into `dist` (a deploy's web build), unminified to keep the test's two
+ * builds cheap; resolves with its output, rejects when it fails.
+ */
+function buildWeb(dist: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILD_WEB, '--out', dist, '--', '--minify', 'false', '--logLevel', 'error'], {
+      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`web build failed (${code}):\n${out}`))));
+  });
+}
+
+/** The hashed assets a build made itself (its history's first entry, .vite/asset-builds.json), as URLs. */
+function ownAssets(buildDir: string): string[] {
+  const history = JSON.parse(readFileSync(path.join(buildDir, '.vite', 'asset-builds.json'), 'utf8')) as Array<{ files: string[] }>;
+  return history[0]!.files.map((f) => `/${f}`);
+}
+
+/** The files of the build a page names: scripts, preloads, stylesheets, icons. */
+function namedAssets(html: string): string[] {
+  return [...html.matchAll(/(?:href|src)="(\/(?:assets\/[^"]+|favicon\.svg))"/g)].map((m) => m[1]!);
+}
+
 describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
   let scratch: { url: string; drop: () => Promise<void> };
   let dataDir: string;
+  let webDist: string;
   let fleet: ChildProcess;
   let log = '';
   let db: pg.Client;
+  /** Between the instances and PostgreSQL: closed to cut the database off. */
+  let proxy: TcpProxy;
   const productId = newId();
 
-  const waitForLog = async (text: string, timeoutMs: number) => {
+  /** Until `text` is in the fleet's output `times` times. */
+  const waitForLog = async (text: string, timeoutMs: number, times = 1) => {
     const deadline = Date.now() + timeoutMs;
-    while (!log.includes(text)) {
+    while (log.split(text).length - 1 < times) {
       if (fleet.exitCode !== null) throw new Error(`the fleet exited:\n${log}`);
       if (Date.now() > deadline) throw new Error(`"${text}" did not appear in time:\n${log}`);
       await sleep(100);
@@ -167,16 +209,26 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
   };
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'shop-fleet-'));
+    // The build the fleet starts with: its stylesheet keeps every Bootstrap rule (WEB_PURGE_CSS=0),
+    // so the next build's differs, as a release's does.
+    webDist = path.join(dataDir, 'web', 'dist');
+    const built = buildWeb(webDist, { WEB_PURGE_CSS: '0' });
     scratch = await createScratchPostgres();
     if (REDIS_URL) await flushIsolatedRedis(REDIS_URL);
-    dataDir = mkdtempSync(path.join(tmpdir(), 'shop-fleet-'));
+    const target = new URL(scratch.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(scratch.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    await built;
     fleet = spawn(process.execPath, [
       '--import', 'tsx', 'src/ops/fleet.ts', '--instances', '2', '--port', String(PORT), '--first-instance-port', String(PORT + 1),
-      '--database-url', scratch.url, '--data-dir', dataDir, '--check-interval-ms', '250', '--drain-seconds', '2',
+      '--database-url', viaProxy.toString(), '--data-dir', dataDir, '--check-interval-ms', '250', '--drain-seconds', '2',
     ], {
       cwd: SERVER_DIR,
       env: {
-        ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', WEB_DIST_DIR: path.join(dataDir, 'no-web'), SEED_DEMO_DATA: 'false',
+        ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', WEB_DIST_DIR: webDist, SEED_DEMO_DATA: 'false', DATABASE_CONNECT_TIMEOUT_SECONDS: '3',
         AUTH_RATE_LIMIT_MAX: '100000', CHAT_MESSAGES_PER_MINUTE: '100000', CHAT_IP_MESSAGES_PER_MINUTE: '100000', DATABASE_URL: '', REDIS_URL: REDIS_URL ?? '', JWT_SECRET: 'fleet-test-secret-fleet-test-secret-123',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -198,14 +250,16 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
        VALUES ($1, 'Fleet Lamp', 'fleet-lamp', 12.5, '/uploads/lamp.webp', 'Home', 'Lumo', $2, 'A lamp for the rolling restart')`,
       [productId, STOCK],
     );
-  }, 180_000);
+  }, 600_000);
 
   afterAll(async () => {
     await db?.end().catch(() => undefined);
+    await proxy?.open().catch(() => undefined);
     if (fleet && fleet.exitCode === null) {
       fleet.kill('SIGINT');
       await new Promise((r) => fleet.once('exit', r));
     }
+    await proxy?.close();
     await scratch?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
@@ -357,6 +411,204 @@ describe.skipIf(SKIP)('rolling restart of a fleet behind HAProxy', () => {
     expect(rows.reduce((n, r) => n + r.quantity, 0)).toBe(sold);
     const [stock] = (await db.query<{ count_in_stock: number }>('SELECT count_in_stock FROM products WHERE id = $1', [productId])).rows;
     expect(stock?.count_in_stock).toBe(STOCK - sold);
+  }, 180_000);
+
+  it('a web build while pages are served, then a rolling restart: every file a served page names is found throughout', async () => {
+    const statsSocket = path.join(dataDir, 'haproxy.sock');
+    const buildA = readlinkSync(webDist);
+    // Pages as a visitor gets them (rendered on the server), and every asset each names; and every
+    // file each build made (the chunks a page loads later), once the build is known.
+    const pages = ['/', '/product/fleet-lamp', '/search?query=lamp', '/cart', '/signin'];
+    const assets = new Set<string>(ownAssets(path.join(path.dirname(webDist), buildA)));
+    let phase = 'before the build';
+    const rounds: Record<string, number> = {};
+    const stylesheets: Record<string, Set<string>> = {};
+    const failures: string[] = [];
+    let requests = 0;
+    let resent = 0;
+    let stop = false;
+    /** One GET through HAProxy; sent once more if its keep-alive connection closed under it (as browsers do). */
+    const get = async (url: string): Promise<{ status: number | string; body: string }> => {
+      requests += 1;
+      const send = () => fetch(`${BASE}${url}`, { headers: { 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(20_000) });
+      try {
+        let res: Response;
+        try {
+          res = await send();
+        } catch (err) {
+          if (!/other side closed|ECONNRESET|socket hang up/i.test(String((err as Error).cause ?? err))) throw err;
+          resent += 1;
+          res = await send();
+        }
+        return { status: res.status, body: await res.text() };
+      } catch (err) {
+        return { status: `network: ${String((err as Error).cause ?? err)}`, body: '' };
+      }
+    };
+    const checker = (async () => {
+      while (!stop) {
+        const at = phase;
+        // A round at most every second: continuous, without crowding the build out of the machine.
+        const next = sleep(1000);
+        for (const page of pages) {
+          const res = await get(page);
+          if (res.status !== 200) { failures.push(`${at}: page ${page} → ${res.status}`); continue; }
+          for (const asset of namedAssets(res.body)) {
+            assets.add(asset);
+            if (asset.endsWith('.css')) (stylesheets[at] ??= new Set()).add(asset);
+          }
+        }
+        for (const asset of [...assets]) {
+          const res = await get(asset);
+          if (res.status !== 200) failures.push(`${at}: ${asset} → ${res.status}`);
+        }
+        rounds[at] = (rounds[at] ?? 0) + 1;
+        await next;
+      }
+    })();
+    const roundsIn = async (at: string, n: number) => {
+      const deadline = Date.now() + 120_000;
+      while ((rounds[at] ?? 0) < n && Date.now() < deadline) await sleep(100);
+    };
+
+    await roundsIn('before the build', 1);
+    phase = 'during the build';
+    const output = await buildWeb(webDist);
+    // The build switched the link: instances started on the old build now serve the new build's files.
+    const buildB = readlinkSync(webDist);
+    for (const asset of ownAssets(path.join(path.dirname(webDist), buildB))) assets.add(asset);
+    phase = 'after the switch';
+    await roundsIn('after the switch', 2);
+    phase = 'during the rolling restart';
+    const restarts = log.split('[fleet] rolling restart done').length - 1;
+    fleet.kill('SIGUSR2');
+    await waitForLog('[fleet] rolling restart done', 120_000, restarts + 1);
+    // The new instances serve the new build's pages (past their micro-cached copies of the old ones).
+    phase = 'after the restart';
+    await roundsIn('after the restart', 3);
+    stop = true;
+    await checker;
+
+    const states = await readServerStates(statsSocket);
+    console.info(
+      `deploy: build ${buildA} -> ${buildB}; ${requests} requests (${resent} sent again after their connection closed), ` +
+      `${assets.size} files checked each round; rounds ${JSON.stringify(rounds)}; ${failures.length} failed\n${output.trim().split('\n').pop()}`,
+    );
+    expect(failures).toEqual([]);
+    expect(buildB).not.toBe(buildA);
+    for (const at of ['before the build', 'during the build', 'during the rolling restart']) expect(rounds[at] ?? 0, at).toBeGreaterThanOrEqual(1);
+    // The pages changed build: before, the old build's stylesheet; after the restart, the new one's
+    // alone. The old build's is not in the new build's own output: it was found because the build
+    // kept it (and the instance looked it up in the switched link).
+    const [before] = [...(stylesheets['before the build'] ?? [])];
+    const after = [...(stylesheets['after the restart'] ?? [])];
+    expect(before).toBeDefined();
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+    expect(ownAssets(path.join(path.dirname(webDist), buildB))).not.toContain(before);
+    expect(ownAssets(path.join(path.dirname(webDist), buildA))).not.toContain(after[0]);
+    expect(Object.values(states).map((s) => s.status)).toEqual(['UP', 'UP']);
+  }, 600_000);
+
+  it("PostgreSQL cut off under load: every answer is a success or a JSON 503 with Retry-After, the instances stay in rotation, and HAProxy's own 503 is the same JSON", async () => {
+    const statsSocket = path.join(dataDir, 'haproxy.sock');
+    const cookie = await (async () => {
+      const email = `outage-${Date.now()}@example.com`;
+      await db.query('INSERT INTO users (id, name, email, password_hash) VALUES ($1, $2, $3, $4)', [newId(), 'Outage Shopper', email, await hashPassword('fleet-pass-123')]);
+      return signInThroughBalancer(email, 'fleet-pass-123');
+    })();
+    let phase: 'before' | 'outage' | 'after' = 'before';
+    const answers: Array<{ phase: string; what: string; status: number | string; type: string; retryAfter: string | null; body: string }> = [];
+    const seenStates = new Set<string>();
+    let stop = false;
+    let n = 0;
+    const call = async (what: string, url: string, init: RequestInit = {}) => {
+      const at = phase;
+      try {
+        const res = await fetch(`${BASE}${url}`, { ...init, signal: AbortSignal.timeout(20_000) });
+        answers.push({ phase: at, what, status: res.status, type: res.headers.get('content-type') ?? '', retryAfter: res.headers.get('retry-after'), body: await res.text() });
+      } catch (err) {
+        answers.push({ phase: at, what, status: `network: ${String((err as Error).cause ?? err)}`, type: '', retryAfter: null, body: '' });
+      }
+    };
+    const shopper = async () => {
+      while (!stop) {
+        n += 1;
+        // A search nobody made before: past the catalogue's micro-cache, to the database.
+        await call('search', `/api/products/search?query=lamp${n}`);
+        await call('product', '/api/products/slug/fleet-lamp');
+        await call('cart', '/api/cart', { headers: { cookie } });
+        await call('add to cart', '/api/cart/items', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ productId, quantity: 1 }) });
+        await call('page', `/search?query=desk${n}`);
+        await sleep(20);
+      }
+    };
+    const watcher = (async () => {
+      while (!stop) {
+        for (const [name, state] of Object.entries(await readServerStates(statsSocket).catch(() => ({})))) seenStates.add(`${phase} ${name} ${state.status}`);
+        await sleep(100);
+      }
+    })();
+    const load = Promise.all([shopper(), shopper(), shopper()]);
+    await sleep(1500);
+    phase = 'outage';
+    await proxy.close();
+    await sleep(4500);
+    phase = 'after';
+    await proxy.open();
+    // Until the shop serves again (the pools reconnect by themselves), then a little more.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !answers.some((a) => a.phase === 'after' && a.what === 'search' && a.status === 200)) await sleep(100);
+    await sleep(1000);
+    stop = true;
+    await load;
+    await watcher;
+
+    const ok = (a: (typeof answers)[number]) => typeof a.status === 'number' && a.status >= 200 && a.status < 300;
+    const json503 = (a: (typeof answers)[number], code: string) => {
+      if (a.status !== 503 || a.type !== 'application/json; charset=utf-8' || a.retryAfter !== String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS)) return false;
+      try {
+        const body = JSON.parse(a.body) as unknown;
+        return JSON.stringify(body) === JSON.stringify({ message: DATABASE_UNAVAILABLE_MESSAGE, code });
+      } catch {
+        return false;
+      }
+    };
+    const fromShop = answers.filter((a) => json503(a, 'DATABASE_UNAVAILABLE'));
+    const fromHaproxy = answers.filter((a) => json503(a, 'UNAVAILABLE'));
+    const other = answers.filter((a) => !ok(a) && !fromShop.includes(a) && !fromHaproxy.includes(a));
+    const count = (p: string) => answers.filter((a) => a.phase === p).length;
+    console.info(
+      `database cut for 4.5 s: ${answers.length} answers (${count('before')} before, ${count('outage')} during, ${count('after')} after): ` +
+      `${answers.filter(ok).length} successes, ${fromShop.length} JSON 503 from the shop, ${fromHaproxy.length} from HAProxy's errorfile, ${other.length} other; ` +
+      `HAProxy states seen: ${[...seenStates].sort().join(', ')}`,
+    );
+    expect(other.map((a) => `${a.phase} ${a.what} → ${a.status} ${a.type} ${a.body.slice(0, 120)}`)).toEqual([]);
+    // The outage was felt (each request needing the database answered the shop's 503), the
+    // instances stayed in rotation, and everything worked again afterwards.
+    expect(fromShop.filter((a) => a.phase === 'outage').length).toBeGreaterThanOrEqual(10);
+    expect(fromHaproxy).toEqual([]);
+    expect([...seenStates].filter((s) => !s.endsWith(' UP'))).toEqual([]);
+    expect(answers.filter((a) => a.phase === 'outage' && a.what === 'page').every(ok)).toBe(true);
+    const last = answers.filter((a) => a.phase === 'after').slice(-5);
+    expect(last.every(ok)).toBe(true);
+
+    // No instance left (both taken out by hand): HAProxy answers its errorfile, the same JSON.
+    try {
+      for (const name of ['app1', 'app2']) await haproxyRuntime(statsSocket, `set server shop/${name} state maint`);
+      for (const [url, init] of [['/api/products', {}], ['/cart', { headers: { accept: 'text/html' } }], ['/api/orders', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' }]] as const) {
+        const res = await fetch(`${BASE}${url}`, init);
+        expect(res.status, url).toBe(503);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(res.headers.get('retry-after')).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+        expect(await res.json()).toEqual({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE' });
+      }
+    } finally {
+      for (const name of ['app1', 'app2']) await haproxyRuntime(statsSocket, `set server shop/${name} state ready`);
+    }
+    const upBy = Date.now() + 30_000;
+    while (Object.values(await readServerStates(statsSocket)).some((s) => s.status !== 'UP') && Date.now() < upBy) await sleep(100);
+    expect(Object.values(await readServerStates(statsSocket)).map((s) => s.status)).toEqual(['UP', 'UP']);
   }, 180_000);
 
   it('stops everything it started on Ctrl-C', async () => {

@@ -8,10 +8,13 @@ describe('health, readiness, docs and unknown routes', () => {
   beforeAll(async () => { t = await createTestApp(); });
   afterAll(async () => { await t.close(); });
 
-  it('answers /api/health and /api/ready', async () => {
+  it('answers /api/health, /api/live and /api/ready', async () => {
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({ status: 'ok' });
+    const live = await t.app.inject({ method: 'GET', url: '/api/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'live' });
     const ready = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });

@@ -38,10 +38,11 @@ describe(`graceful shutdown for a load balancer on ${TEST_DB}`, () => {
     await cleanup();
   });
 
-  it('answers ready before, 503 on /api/ready while draining but still serves, runs onDrain, finishes in-flight requests, then refuses connections', async () => {
+  it('answers live and ready before, 503 on /api/live and /api/ready while draining but still serves, runs onDrain, finishes in-flight requests, then refuses connections', async () => {
     const ready = await fetch(`${base}/api/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready' });
+    expect((await fetch(`${base}/api/live`)).status).toBe(200);
 
     const slow = fetch(`${base}/api/test/slow`);
     while (!events.includes('slow request started')) await sleep(10);
@@ -53,6 +54,10 @@ describe(`graceful shutdown for a load balancer on ${TEST_DB}`, () => {
     expect(draining.status).toBe(503);
     expect(await draining.json()).toEqual({ message: 'Shutting down', code: 'UNAVAILABLE' });
     expect(draining.headers.get('connection')).toBe('close');
+    // The load balancer's check (deploy/haproxy.cfg): the instance leaves the rotation.
+    const live = await fetch(`${base}/api/live`);
+    expect(live.status).toBe(503);
+    expect(await live.json()).toEqual({ message: 'Shutting down', code: 'UNAVAILABLE' });
     // Traffic the balancer still sends while it notices is served normally.
     const health = await fetch(`${base}/api/health`);
     expect(health.status).toBe(200);

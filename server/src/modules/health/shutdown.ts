@@ -15,20 +15,21 @@ export function registerDrainHeaders(app: FastifyInstance): void {
 }
 
 export interface DrainOptions {
-  /** How long to keep serving after /api/ready turns 503, so the balancer notices (0: no wait). */
+  /** How long to keep serving after /api/live and /api/ready turn 503, so the balancer notices (0: no wait). */
   drainSeconds: number;
 }
 
 /**
- * Stops an instance without failing a request: /api/ready answers 503 at once, traffic keeps being
- * served for `drainSeconds` while the balancer's health checks notice, then the `ctx.onDrain`
- * hooks run (chat sockets close with a reconnect code), then the server stops accepting
- * connections and waits for in-flight requests, and the app's onClose hooks run.
+ * Stops an instance without failing a request: /api/live (the balancer's check) and /api/ready
+ * answer 503 at once, traffic keeps being served for `drainSeconds` while the balancer's health
+ * checks notice, then the `ctx.onDrain` hooks run (chat sockets close with a reconnect code), then
+ * the server stops accepting connections and waits for in-flight requests, and the app's onClose
+ * hooks run.
  */
 export async function drainAndClose(app: FastifyInstance, opts: DrainOptions): Promise<void> {
   const { ctx } = app;
   ctx.lifecycle.draining = true;
-  app.log.info({ drainSeconds: opts.drainSeconds }, 'draining: /api/ready answers 503 until the balancer stops sending traffic');
+  app.log.info({ drainSeconds: opts.drainSeconds }, 'draining: /api/live answers 503 until the balancer stops sending traffic');
   if (opts.drainSeconds > 0) await sleep(opts.drainSeconds * 1000);
   for (const hook of ctx.onDrain) {
     try {

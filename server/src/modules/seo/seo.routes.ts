@@ -30,10 +30,11 @@ export const seoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.ctx.htmlTransforms.push(
     createProductPageTransform({ db, config }),
     createListingPreloadTransform({ db }),
-    createRoutePreloadTransform({ webDistDir: config.webDistDir }),
+    // The build this instance started with: the one its pages are (lib/web-build.ts).
+    createRoutePreloadTransform({ webDistDir: app.ctx.webBuild.own }),
   );
 
-  if (existsSync(path.join(config.webDistDir, 'robots.txt'))) {
+  if (existsSync(path.join(app.ctx.webBuild.own, 'robots.txt'))) {
     app.log.warn('web build contains robots.txt; serving it instead of the generated one (remove web/public/robots.txt)');
   } else {
     app.get('/robots.txt', { config: { access: 'public' }, schema }, async (request, reply) =>
