@@ -1,7 +1,6 @@
 import { USER_MESSAGES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
-import { requestOrigin } from '../../lib/origin-check.ts';
 import { createUserAsAdmin } from './create-user.ts';
 import { getAdminUser, listUsers } from './list-users.ts';
 import { deleteUserAsAdmin, updateUserAsAdmin } from './manage-user.ts';
@@ -16,8 +15,7 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/users', { config: admin, schema: s.listUsersSchema }, async (request) => listUsers(ctx.db, request.query));
 
   app.post('/users', { config: admin, schema: s.createUserSchema }, async (request, reply) => {
-    const baseUrl = ctx.config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
-    const user = await createUserAsAdmin({ db: ctx.db, mailer: ctx.mailer }, request.body, baseUrl);
+    const user = await createUserAsAdmin({ db: ctx.db, mailer: ctx.mailer }, request.body, ctx.config.siteUrl);
     return reply.status(201).send({ message: USER_MESSAGES.created, user });
   });
 

@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearAuthCookies, requireUser, setAuthCookies } from '../../lib/auth.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requestOrigin } from '../../lib/origin-check.ts';
 import { dummyPasswordHash } from '../../lib/passwords.ts';
 import { enforceRateLimits } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
@@ -48,8 +47,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const limitAttempts = (request: FastifyRequest, reply: FastifyReply, action: string, subject: string) =>
     enforceRateLimits(ctx.rateLimiter, reply, [`auth:${action}:ip:${request.ip}`, `auth:${action}:subject:${subject}`], config.authRateLimit);
   const meta = (request: FastifyRequest): RequestMeta => ({ userAgent: request.headers['user-agent']?.slice(0, 512), ip: request.ip });
-  /** Where links in mails point: PUBLIC_URL, else the origin the request was addressed to. */
-  const baseUrlOf = (request: FastifyRequest) => config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
+  /** Where links in mails point: config.siteUrl (PUBLIC_URL, else localhost outside production), never the request's Host. */
+  const baseUrl = config.siteUrl;
 
   // Sign-up and forgot-password answer before looking the address up: the same status, body and
   // time whether or not an account exists. The lookup and the mail happen after the answer.
@@ -59,7 +58,6 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/users/signup', { config: { access: 'public' }, schema: signUpSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'signup', request.body.email);
     const body = request.body;
-    const baseUrl = baseUrlOf(request);
     await ctx.database.ping();
     ctx.background.run('sign-up', () => requestSignUp({ db: ctx.db, mailer: ctx.mailer }, body, baseUrl));
     return reply.status(202).send({ message: SIGNUP_CHECK_EMAIL });
@@ -136,7 +134,6 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/users/forgot-password', { config: { access: 'public' }, schema: forgotPasswordSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'forgot', request.body.email);
     const { email } = request.body;
-    const baseUrl = baseUrlOf(request);
     await ctx.database.ping();
     ctx.background.run('forgot-password', () => requestPasswordReset({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl));
     return { message: FORGOT_PASSWORD_MESSAGE };
