@@ -37,6 +37,11 @@ export const SIGNED_OUT_MESSAGE = 'Signed out successfully';
 export const REFRESH_TOKEN_MISSING = 'Not signed in. Please sign in.';
 /** users/refresh-token with an unknown, expired or revoked session. */
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+/**
+ * users/refresh-token with the token the session's latest rotation spent a moment ago (another tab of
+ * the same browser refreshed at the same time): 200 with this message only, no cookies and no account data.
+ */
+export const SESSION_REFRESHED_ELSEWHERE = 'This session was just refreshed by another tab.';
 /** users/refresh-token with a refresh token that was already used: the whole session is revoked. */
 export const REFRESH_TOKEN_REUSED = 'This session has been ended for your security. Please sign in again.';
 /**

@@ -1,5 +1,6 @@
 import {
-  ACCESS_TOKEN_EXPIRED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SIGNED_OUT_MESSAGE, SIGNUP_CHECK_EMAIL,
+  ACCESS_TOKEN_EXPIRED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SESSION_REFRESHED_ELSEWHERE, SIGNED_OUT_MESSAGE,
+  SIGNUP_CHECK_EMAIL,
 } from '@shop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -95,10 +96,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/users/refresh-token', { config: { access: 'public' }, schema: refreshTokenSchema }, async (request, reply) => {
     try {
-      const { user, tokens } = await refreshSession(sessionDeps, request.cookies[REFRESH_COOKIE]);
-      // null: another tab just rotated this token; its browser already holds the new cookies
-      if (tokens) setAuthCookies(reply, cookieOptions, tokens);
-      return presentUser(user);
+      const refreshed = await refreshSession(sessionDeps, request.cookies[REFRESH_COOKIE]);
+      // Another tab just rotated this token and its browser already holds the new cookies: nothing
+      // is issued, and nothing about the account is told to whoever replays the token.
+      if (!refreshed.tokens) return { message: SESSION_REFRESHED_ELSEWHERE };
+      setAuthCookies(reply, cookieOptions, refreshed.tokens);
+      return presentUser(refreshed.user);
     } catch (err) {
       clearAuthCookies(reply, config.cookieSecure); // a dead session's cookies are of no further use
       throw err;

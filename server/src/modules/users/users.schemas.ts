@@ -2,6 +2,7 @@ import {
   confirmSignUpBodySchema, currentUserResponseSchema, errorResponseSchema, forgotPasswordBodySchema, messageResponseSchema,
   resetPasswordBodySchema, signInBodySchema, signUpBodySchema, updateProfileBodySchema, userSchema,
 } from '@shop/contracts';
+import { z } from 'zod';
 
 const tags = ['users'];
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorResponseSchema]));
@@ -43,8 +44,10 @@ export const signOutSchema = {
 export const refreshTokenSchema = {
   tags,
   summary: 'Rotate the refresh token and issue a new access token',
-  description: 'The refresh cookie is single-use; presenting a used one revokes the whole session, except the one the latest rotation spent, within a few seconds (another tab refreshing at the same moment): 200 with no new cookies.',
-  response: { 200: userSchema, ...errors(401, 403) },
+  description:
+    'The refresh cookie is single-use; presenting a used one revokes the whole session, except the one the latest rotation ' +
+    'spent, within a few seconds (another tab refreshing at the same moment): 200 with only a message, no cookies and nothing about the account.',
+  response: { 200: z.union([userSchema, messageResponseSchema]), ...errors(401, 403) },
 };
 
 export const currentUserSchema = {
