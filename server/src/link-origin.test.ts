@@ -45,7 +45,7 @@ for (const { label, env, origin } of [
     const send = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, cookie?: string) =>
       t.app.inject({ method, url, headers: { ...FORGED, ...(cookie ? { cookie } : {}) }, ...(payload ? { payload } : {}) });
 
-    it('every mail: sign-up (new and known address), password reset, an account made by an administrator, newsletter, order confirmation', async () => {
+    it('every mail: sign-up (new and known address), password reset, an account made by an administrator, newsletter, order confirmation, e-mail changes', async () => {
       const known = await createUser(t, { name: 'Known Person' });
       const admin = await createAdmin(t);
       expect((await send('POST', '/api/users/signup', { name: 'New Person', email: 'new.person@example.com', password: 'password123' })).statusCode).toBe(202);
@@ -53,6 +53,11 @@ for (const { label, env, origin } of [
       expect((await send('POST', '/api/users/forgot-password', { email: known.email })).statusCode).toBe(200);
       expect((await send('POST', '/api/users', { name: 'Made By Admin', email: 'made.by.admin@example.com', isAdmin: false }, admin.cookie)).statusCode).toBe(201);
       expect((await send('POST', '/api/newsletter/subscribe', { email: 'reader@example.com' })).statusCode).toBe(202);
+      // a change of e-mail asked from the profile (two mails), and one made by an administrator (one)
+      const mover = await createUser(t, { name: 'Mover' });
+      expect((await send('PUT', '/api/users/profile', { name: 'Mover', email: 'mover.new@example.com', currentPassword: mover.password }, mover.cookie)).statusCode).toBe(200);
+      const edited = await createUser(t, { name: 'Edited' });
+      expect((await send('PUT', `/api/users/${edited.id}`, { name: 'Edited', email: 'edited.new@example.com', isAdmin: false }, admin.cookie)).statusCode).toBe(200);
       // an order paid (demo payment): its confirmation links to the order
       const product = await createProduct(t);
       const order = await placeOrderFor(t, known, [{ productId: product.id, quantity: 1 }]);
@@ -69,6 +74,9 @@ for (const { label, env, origin } of [
         'You already have an account',
         'Your account is ready: choose a password',
         'You are subscribed to our newsletter',
+        'Confirm your new e-mail address',
+        'Your account e-mail is being changed',
+        'Your account e-mail was changed',
       ].sort());
       for (const mail of mails) {
         for (const body of [mail.text, mail.html ?? '']) {
@@ -82,6 +90,9 @@ for (const { label, env, origin } of [
       expect(linkIn('Reset your password')).toEqual([expect.stringMatching(new RegExp(`^${origin}/reset-password\\?token=[\\w-]{43}$`))]);
       expect(linkIn(`Order confirmation ${order._id}`)).toEqual([`${origin}/order/${order._id}`]);
       expect(linkIn('You already have an account')).toEqual([`${origin}/signin`, `${origin}/forgot-password`]);
+      expect(linkIn('Confirm your new e-mail address')).toEqual([expect.stringMatching(new RegExp(`^${origin}/confirm-email\\?token=[\\w-]{43}$`))]);
+      expect(linkIn('Your account e-mail is being changed')).toEqual([expect.stringMatching(new RegExp(`^${origin}/reset-password\\?token=[\\w-]{43}$`))]);
+      expect(linkIn('Your account e-mail was changed')).toEqual([`${origin}/pages/contact`]);
     });
 
     it('pages and crawler files: canonical, og:url, sitemaps, robots.txt', async () => {

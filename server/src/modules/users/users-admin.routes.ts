@@ -22,7 +22,7 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/users/:id', { config: admin, schema: s.getUserSchema }, async (request) => getAdminUser(ctx.db, request.params.id));
 
   app.put('/users/:id', { config: admin, schema: s.updateUserSchema }, async (request) => {
-    const user = await updateUserAsAdmin(ctx.db, requireUser(request).id, request.params.id, request.body);
+    const user = await updateUserAsAdmin(ctx.db, requireUser(request).id, request.params.id, request.body, { mailer: ctx.mailer, siteUrl: ctx.config.siteUrl });
     ctx.recheckChatSockets(request.params.id); // a demoted administrator's chat sockets lose their rights
     return { message: USER_MESSAGES.updated, user };
   });

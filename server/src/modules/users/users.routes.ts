@@ -1,5 +1,5 @@
 import {
-  ACCESS_TOKEN_EXPIRED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SESSION_REFRESHED_ELSEWHERE, SIGNED_OUT_MESSAGE,
+  ACCESS_TOKEN_EXPIRED, EMAIL_CHANGE_CONFIRMED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SESSION_REFRESHED_ELSEWHERE, SIGNED_OUT_MESSAGE,
   SIGNUP_CHECK_EMAIL,
 } from '@shop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -20,10 +20,11 @@ import { createSignInGuard } from './sign-in-guard.ts';
 import { signIn } from './sign-in.ts';
 import { signOut } from './sign-out.ts';
 import { requestSignUp } from './sign-up.ts';
-import { changesCredentials, currentPasswordIncorrect, updateProfile } from './update-profile.ts';
+import { changesCredentials, changesEmail, currentPasswordIncorrect, updateProfile } from './update-profile.ts';
+import { confirmEmailChange } from './confirm-email-change.ts';
 import { presentUser } from './users.presenter.ts';
 import {
-  confirmSignUpSchema, currentUserSchema, forgotPasswordSchema, refreshTokenSchema, resetPasswordSchema, signInSchema,
+  confirmEmailChangeSchema, confirmSignUpSchema, currentUserSchema, forgotPasswordSchema, refreshTokenSchema, resetPasswordSchema, signInSchema,
   signOutSchema, signUpSchema, updateProfileSchema,
 } from './users.schemas.ts';
 
@@ -122,16 +123,26 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     const guessKey = `auth:profile-password:user:${current.id}`;
     const checksPassword = changesCredentials(current, request.body) && !!request.body.currentPassword;
     if (checksPassword) await enforceRateLimits(ctx.rateLimiter, reply, [guessKey], config.authRateLimit);
+    // Each change of e-mail mails two addresses, one of them any address at all: limited per account.
+    if (changesEmail(current, request.body)) await enforceRateLimits(ctx.rateLimiter, reply, [`auth:email-change:user:${current.id}`], config.authRateLimit);
     try {
-      const user = await updateProfile(ctx.db, current, request.body);
+      const { user, pendingEmail } = await updateProfile({ db: ctx.db, mailer: ctx.mailer, siteUrl: config.siteUrl }, current, request.body);
       // A new password ended the account's other sessions: their chat sockets close too.
-      if (changesCredentials(current, request.body)) ctx.recheckChatSockets(current.id);
+      if (request.body.password) ctx.recheckChatSockets(current.id);
       if (checksPassword) await ctx.rateLimiter.reset(guessKey);
-      return presentUser(user);
+      return { ...presentUser(user), ...(pendingEmail ? { pendingEmail } : {}) };
     } catch (err) {
       if (checksPassword && !(err instanceof AppError && err.code === currentPasswordIncorrect().code)) await ctx.rateLimiter.reset(guessKey);
       throw err;
     }
+  });
+
+  // The link mailed to a new address (PUT users/profile): anyone holding it may use it, signed in or
+  // not, in any browser; it tells nothing of the account but the address it confirms.
+  app.post('/users/confirm-email', { config: { access: 'public' }, schema: confirmEmailChangeSchema }, async (request, reply) => {
+    await limitAttempts(request, reply, 'confirm-email', hashToken(request.body.token));
+    const { email } = await confirmEmailChange(ctx.db, request.body.token);
+    return { message: EMAIL_CHANGE_CONFIRMED, email };
   });
 
   app.post('/users/forgot-password', { config: { access: 'public' }, schema: forgotPasswordSchema }, async (request, reply) => {
