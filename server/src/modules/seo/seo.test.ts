@@ -230,7 +230,7 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
     expect(routePage('/nope')).toBeNull();
     // Every module named here is a lazily imported page of the web app's router.
     const router = readFileSync(path.resolve(import.meta.dirname, '../../../../web/src/app/router.tsx'), 'utf8');
-    const paths = ['/cart', '/search', '/signin', '/signup', '/forgot-password', '/reset-password', '/privacy', '/confirm-signup',
+    const paths = ['/cart', '/search', '/signin', '/signup', '/forgot-password', '/reset-password', '/privacy', '/confirm-signup', '/confirm-email',
       '/cj-products', '/newsletter/unsubscribe', '/shipping', '/payment', '/placeorder', '/orderhistory', '/profile', '/product/x',
       '/cj-product/x', '/order/x'];
     for (const p of paths) {
