@@ -190,7 +190,7 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', { concurrent: true }, () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 
   it('npm start runs the compiled server: server/dist builds and starts without tsx, with its migrations and assets', async () => {
     const build = spawnSync(process.execPath, [path.join(SERVER_DIR, '../scripts/build-server.mjs')], { encoding: 'utf8' });
