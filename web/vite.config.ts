@@ -5,6 +5,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { FIRST_PAINT_SCRIPT } from '../contracts/src/theme';
 import { paintBeforeAppStart } from './src/lib/app-start-html';
+import { onBuildWarning } from './src/lib/build-warnings';
 import { purgeBootstrap, purgeContent } from './src/lib/css-purge';
 import { DEFAULT_KEEP_BUILDS, DEFAULT_KEEP_DAYS, envCount, planAssetRetention, type AssetBuild } from './src/lib/asset-retention';
 
@@ -142,8 +143,10 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     emptyOutDir: true,
     sourcemap: false,
     copyPublicDir: false,
+    rollupOptions: { onwarn: onBuildWarning },
   } : {
     outDir,
+    rollupOptions: { onwarn: onBuildWarning },
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 600,

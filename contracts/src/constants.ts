@@ -37,6 +37,11 @@ export const SIGNED_OUT_MESSAGE = 'Signed out successfully';
 export const REFRESH_TOKEN_MISSING = 'Not signed in. Please sign in.';
 /** users/refresh-token with an unknown, expired or revoked session. */
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+/**
+ * users/refresh-token with the token the session's latest rotation spent a moment ago (another tab of
+ * the same browser refreshed at the same time): 200 with this message only, no cookies and no account data.
+ */
+export const SESSION_REFRESHED_ELSEWHERE = 'This session was just refreshed by another tab.';
 /** users/refresh-token with a refresh token that was already used: the whole session is revoked. */
 export const REFRESH_TOKEN_REUSED = 'This session has been ended for your security. Please sign in again.';
 /**
@@ -51,6 +56,25 @@ export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again later.';
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 /** Reset tokens are valid this long after forgot-password. */
 export const RESET_TOKEN_TTL_MINUTES = 60;
+
+/**
+ * Changing the e-mail (PUT users/profile): the new address gets a link that confirms it, valid this
+ * long; the old address is told at once, with a password-reset link valid as long. The account keeps
+ * (and signs in with) the old address until the link is opened.
+ */
+export const EMAIL_CHANGE_TOKEN_TTL_HOURS = 24;
+/** POST users/confirm-email: the change is done. */
+export const EMAIL_CHANGE_CONFIRMED = 'Your e-mail address has been changed. Sign in with it from now on.';
+/** POST users/confirm-email with a token that matches no change (mistyped or cut short). */
+export const EMAIL_CHANGE_INVALID = 'This e-mail confirmation link is not valid. Open the whole link from the e-mail, or change your e-mail again from your profile.';
+/** POST users/confirm-email after the link's time (EMAIL_CHANGE_TOKEN_TTL_HOURS). */
+export const EMAIL_CHANGE_EXPIRED = 'This e-mail confirmation link has expired. Change your e-mail again from your profile to get a new link.';
+/** POST users/confirm-email with a link that was already used. */
+export const EMAIL_CHANGE_USED = 'This e-mail confirmation link was already used: the e-mail address has been changed.';
+/** POST users/confirm-email with a link replaced by a newer change, or voided by a password reset. */
+export const EMAIL_CHANGE_CANCELLED = 'This e-mail confirmation link no longer works: a newer change was asked for, or the password was reset since. Change your e-mail again from your profile.';
+/** POST users/confirm-email when another account took the new address meanwhile (409): nothing changes. */
+export const EMAIL_CHANGE_TAKEN = 'Another account now uses this e-mail address, so your e-mail was not changed.';
 
 // ---------------------------------------------------------------------------------------------
 // Search (GET products/search)

@@ -58,6 +58,24 @@ export const updateProfileBodySchema = z.object({
 });
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
 
+/**
+ * PUT users/profile answer: the user as saved (which replaces the session's user). A new e-mail is
+ * not saved yet: `pendingEmail` is the address the confirmation link was sent to; the account keeps
+ * `email` until the link is opened.
+ */
+export const updateProfileResponseSchema = userSchema.extend({ pendingEmail: z.string().optional() });
+export type UpdateProfileResponse = z.infer<typeof updateProfileResponseSchema>;
+
+/** POST users/confirm-email: the token of the link mailed to the new address. */
+export const confirmEmailChangeBodySchema = z.object({
+  token: z.string({ error: 'Confirmation token is required' }).min(1, 'Confirmation token is required').max(200, 'Confirmation token is invalid'),
+});
+export type ConfirmEmailChangeBody = z.infer<typeof confirmEmailChangeBodySchema>;
+
+/** POST users/confirm-email answer: the account's e-mail is now `email`. */
+export const confirmEmailChangeResponseSchema = z.object({ message: z.string(), email: z.string() });
+export type ConfirmEmailChangeResponse = z.infer<typeof confirmEmailChangeResponseSchema>;
+
 export const forgotPasswordBodySchema = z.object({
   email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(email),
 });

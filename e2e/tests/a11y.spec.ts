@@ -209,6 +209,7 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       { name: 'forgot password', url: '/forgot-password', ready: h1(/Forgot/i) },
       { name: 'reset password', url: '/reset-password?token=not-a-real-token', ready: anyH1 },
       { name: 'confirm sign-up (bad link)', url: '/confirm-signup?token=not-a-real-token', ready: anyH1 },
+      { name: 'confirm new e-mail (bad link)', url: '/confirm-email?token=not-a-real-token', ready: (p) => p.getByRole('alert') },
       { name: 'newsletter unsubscribe', url: '/newsletter/unsubscribe?token=not-a-real-token', ready: anyH1 },
       {
         name: 'chat widget (guest form)', url: '/', ready: (p) => p.locator('main .card').first(),

@@ -146,7 +146,7 @@ test.describe('accounts', () => {
     await expect(page.getByRole('button', { name: 'Hello, Pat Updated' })).toBeVisible();
   });
 
-  test('changing the e-mail asks for the current password', async ({ page }) => {
+  test('changing the e-mail asks for the current password, then waits for the new address to confirm it', async ({ page }) => {
     const account = await signUpViaApi(page, { name: 'Eve Email' });
     await page.goto('/profile');
     const newEmail = uniqueEmail('moved');
@@ -154,9 +154,10 @@ test.describe('accounts', () => {
     await expect(page.getByLabel('Current Password')).toBeVisible();
     await page.getByLabel('Current Password').fill(account.password);
     await page.getByRole('button', { name: 'Update' }).click();
-    await expect(page.getByText('User updated successfully')).toBeVisible();
-    await expect(page.getByLabel('Email')).toHaveValue(newEmail);
-    expect(await (await page.request.get('/api/users/current')).json()).toMatchObject({ email: newEmail });
+    // Not changed yet: the new address confirms it (dev-mailbox.spec.ts follows the link).
+    await expect(page.getByText(`Confirmation link sent to ${newEmail}. Your e-mail stays ${account.email} until you open it.`)).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveValue(account.email);
+    expect(await (await page.request.get('/api/users/current')).json()).toMatchObject({ email: account.email });
   });
 
   test('forgot password and reset through the mailed link', async ({ page }) => {

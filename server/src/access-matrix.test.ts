@@ -135,6 +135,17 @@ export const MATRIX: Record<string, Declaration> = {
   'POST /api/users/refresh-token': { expect: signedIn(200), request: async (w, role) => ({ cookie: await w.freshSession(role) }) },
   'GET /api/users/current': { expect: all(200) },
   'PUT /api/users/profile': { expect: signedIn(200), request: (w, role) => ({ body: { name: w.userOf(role)?.name ?? 'Nobody', email: w.userOf(role)?.email ?? 'nobody@example.com' } }) },
+  // The link mailed to a new address by a change of e-mail: anyone holding it confirms it.
+  'POST /api/users/confirm-email': {
+    expect: all(200),
+    request: async (w) => {
+      const u = await w.freshUser();
+      const email = `${unique('moved')}@example.com`;
+      const asked = await call(w.t, u, 'PUT', '/api/users/profile', { name: u.name, email, currentPassword: u.password });
+      if (asked.status !== 200) throw new Error(`e-mail change ${asked.status}`);
+      return { body: { token: await mailedToken(w.t, email, '/confirm-email') } };
+    },
+  },
   'POST /api/users/forgot-password': { expect: all(200), request: (w) => ({ body: { email: w.users.customer.email } }) },
   'POST /api/users/reset-password': {
     expect: all(200),

@@ -39,6 +39,7 @@ import { createTokenSigner } from './lib/tokens.ts';
 import { apiModules } from './modules/index.ts';
 import { chatSocketRoutes } from './modules/chat/index.ts';
 import { LEAD_ACTIVITY_JOB } from './modules/leads/index.ts';
+import { refuseMailboxPageToOtherMachines } from './modules/dev-mailbox/dev-mailbox.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerDrainHeaders } from './modules/health/shutdown.ts';
 import { createUploadStore, type UploadStore } from './modules/uploads/index.ts';
@@ -205,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   // The chat websocket lives at /ws/chat, outside /api (SPEC §7).
   await app.register(chatSocketRoutes);
+  refuseMailboxPageToOtherMachines(app);
   await registerSpa(app, ctx.webBuild, ctx.htmlTransforms, {
     ssrTimeoutMs: config.ssrTimeoutMs,
     // Anonymous pages are micro-cached like the catalogue reads they show, and cleared with them.

@@ -112,6 +112,22 @@ describe('loadConfig outside production', () => {
     expect(config.redisUrl).toBeUndefined();
   });
 
+  it('HOST: 127.0.0.1 outside production (this machine only) unless set; every interface in production', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: tempDir(), NODE_ENV: 'test', HOST: '' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK }).host).toBe('0.0.0.0');
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+  });
+
+  it('siteUrl, the origin of every absolute link: PUBLIC_URL, else http://localhost:PORT outside production', () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).siteUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ DATA_DIR: tempDir(), PORT: '8123', HOST: '0.0.0.0' }).siteUrl).toBe('http://localhost:8123');
+    expect(loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'http://192.168.1.20:3000/' }).siteUrl).toBe('http://192.168.1.20:3000');
+    expect(loadConfig({ DATA_DIR: tempDir(), ...PRODUCTION_OK }).siteUrl).toBe('https://shop.example.com');
+    expect(problemsOf({ PUBLIC_URL: 'javascript:alert(1)' })).toEqual(['PUBLIC_URL: an http(s) address such as https://shop.example.com']);
+  });
+
   it('lists every invalid variable', () => {
     const problems = problemsOf({ PORT: 'eighty', JWT_SECRET: 'short', AUTH_RATE_LIMIT_MAX: '0', COOKIE_SECURE: 'maybe' });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['AUTH_RATE_LIMIT_MAX', 'COOKIE_SECURE', 'JWT_SECRET', 'PORT']);

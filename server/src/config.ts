@@ -13,9 +13,10 @@ const opsAccess = z.enum(['public', 'protected', 'off']);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset (or empty): 127.0.0.1 outside production, every interface in production (see loadConfig).
+  HOST: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'an http(s) address such as https://shop.example.com' }).optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
@@ -89,9 +90,16 @@ export type Env = z.infer<typeof envSchema>;
 export interface Config {
   env: Env['NODE_ENV'];
   isProduction: boolean;
+  /** Where the server listens: HOST, else 127.0.0.1 outside production (this machine only), 0.0.0.0 in production. */
   host: string;
   port: number;
+  /** PUBLIC_URL as given (required in production): the allowed Origin of writes and of the chat socket. */
   publicUrl: string | undefined;
+  /**
+   * The one origin of every absolute link the shop writes (e-mails, canonical and og:url, sitemap,
+   * robots.txt): PUBLIC_URL, else http://localhost:PORT outside production. Never a request's Host.
+   */
+  siteUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -223,9 +231,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: e.NODE_ENV,
     isProduction,
-    host: e.HOST,
+    host: e.HOST || (isProduction ? '0.0.0.0' : '127.0.0.1'),
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    siteUrl: e.PUBLIC_URL?.replace(/\/$/, '') ?? `http://localhost:${e.PORT}`,
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,

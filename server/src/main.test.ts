@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoImageKeys } from './db/seed/demo-images.ts';
@@ -46,6 +46,12 @@ async function start(dataDir: string, port: number, env: Record<string, string> 
   throw new Error(`server did not become healthy:\n${out.value}`);
 }
 
+/** Waits until the server has printed `text` (the start banner comes just after the port opens). */
+async function printed(server: { output: () => string }, text: string): Promise<string> {
+  for (let i = 0; i < 100 && !server.output().includes(text); i += 1) await new Promise((r) => setTimeout(r, 100));
+  return server.output();
+}
+
 const exitOf = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
     if (child.exitCode !== null) resolve(child.exitCode);
@@ -63,7 +69,7 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', { concurrent: true }, () => {
     // At debug level outside production the server prints mail it cannot send (no SMTP_URL),
     // which is how a sign-up is confirmed here.
     const first = await start(dataDir, port, { LOG_LEVEL: 'debug' });
-    expect(first.output()).toContain('demo admin: admin@example.com');
+    expect(await printed(first, 'demo customer:')).toContain('  demo admin: admin@example.com / admin1234');
     // The fresh database was prepared by a child process; the demo images are drawn after the
     // start, and one asked for at once is drawn for that request.
     const product = await (await fetch(`http://127.0.0.1:${port}/api/products/slug/aurora-wireless-headphones`)).json() as { image: string; images: string[] };
@@ -97,8 +103,11 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', { concurrent: true }, () => {
     expect(await exitOf(first.child)).toBe(0);
 
     const second = await start(dataDir, port);
-    // Nothing is seeded twice, and the account made before the restart still signs in.
-    expect(second.output()).not.toContain('demo admin:');
+    // Nothing is seeded twice, and the account made before the restart still signs in. The demo
+    // accounts still have their demo passwords: every start lists them, not only the seeding one.
+    expect(second.output()).not.toContain('seeded account');
+    expect(await printed(second, 'demo customer:')).toContain('  demo admin: admin@example.com / admin1234');
+    expect(second.output()).toContain('  demo customer: jane@example.com / jane1234');
     const signin = await fetch(`http://127.0.0.1:${port}/api/users/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -137,6 +146,51 @@ describe.runIf(TEST_DB === 'pglite')('main.ts', { concurrent: true }, () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  // An address of this machine that is not loopback (a request to it arrives from it, not from 127.0.0.1).
+  const otherAddress = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+  it('outside production it listens on 127.0.0.1 unless HOST says otherwise; exposed, the mailbox still answers this machine only', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'shop-host-'));
+    const port = await freePort();
+    const refusedOn = async (url: string) => fetch(url).then(() => 'answered', (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? err.message);
+    try {
+      const local = await start(dir, port, { HOST: '', SEED_DEMO_DATA: 'false' });
+      try {
+        expect(await printed(local, 'Development mailbox')).toContain(`Shop ready on http://localhost:${port} (listening on 127.0.0.1: this machine only;`);
+        expect(local.output()).toContain(`Development mailbox (no SMTP_URL, mail is kept, not sent): http://localhost:${port}/dev/mailbox`);
+        expect((await fetch(`http://127.0.0.1:${port}/api/dev/mailbox`)).status).toBe(200);
+        if (otherAddress) expect(await refusedOn(`http://${otherAddress}:${port}/api/health`)).toBe('ECONNREFUSED');
+      } finally {
+        local.child.kill('SIGTERM');
+        await exitOf(local.child);
+      }
+
+      const exposed = await start(dir, port, { HOST: '0.0.0.0', SEED_DEMO_DATA: 'false' });
+      try {
+        expect(await printed(exposed, 'Development mailbox')).toContain(`Shop ready on http://localhost:${port} (listening on 0.0.0.0: reachable from other machines;`);
+        expect(exposed.output()).toContain(`Development mailbox: off for other machines (it holds every account's sign-up and password-reset links); on this machine only: http://localhost:${port}/dev/mailbox`);
+        expect(exposed.output()).toContain(`Links in e-mails and pages point to http://localhost:${port}: set PUBLIC_URL`);
+        expect((await fetch(`http://127.0.0.1:${port}/api/dev/mailbox`)).status).toBe(200);
+        expect((await fetch(`http://localhost:${port}/api/dev/mailbox`)).status).toBe(200);
+        if (otherAddress) {
+          // Over a real connection from a non-loopback address of this machine: the unknown route's 404.
+          expect((await fetch(`http://${otherAddress}:${port}/api/health`)).status).toBe(200);
+          const mailbox = await fetch(`http://${otherAddress}:${port}/api/dev/mailbox`);
+          expect(mailbox.status).toBe(404);
+          expect(await mailbox.json()).toEqual({ message: 'Route GET /api/dev/mailbox not found', code: 'NOT_FOUND' });
+          // and no header makes it local
+          const forged = await fetch(`http://${otherAddress}:${port}/api/dev/mailbox`, { headers: { 'x-forwarded-for': '127.0.0.1', host: 'localhost' } });
+          expect(forged.status).toBe(404);
+        }
+      } finally {
+        exposed.child.kill('SIGTERM');
+        await exitOf(exposed.child);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it('npm start runs the compiled server: server/dist builds and starts without tsx, with its migrations and assets', async () => {
     const build = spawnSync(process.execPath, [path.join(SERVER_DIR, '../scripts/build-server.mjs')], { encoding: 'utf8' });

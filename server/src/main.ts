@@ -10,6 +10,8 @@ import { fillDemoImagesAfterStart, runStartupTasks } from './startup.ts';
 import cluster from 'node:cluster';
 import path from 'node:path';
 import { clusterPlan, runPrimary } from './cluster.ts';
+import { demoAccountsInUse } from './db/seed/users.ts';
+import { startBanner } from './start-banner.ts';
 
 async function main() {
   let config;
@@ -100,11 +102,17 @@ async function main() {
   await app.listen({ host: config.host, port: config.port });
   // Unless the child that prepared the database is drawing them already.
   if (!init?.drawing) fillDemoImagesAfterStart(app);
-  const url = `http://localhost:${config.port}`;
   const worker = cluster.isWorker ? `, worker ${cluster.worker?.id ?? '?'} pid ${process.pid}` : '';
-  console.info(`Shop ready on ${url} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}${worker})`);
-  // No mail server outside production: the mail (sign-up links, password resets) is readable here.
-  if (config.devMailbox && (!cluster.isWorker || cluster.worker?.id === 1)) console.info(`Development mailbox (no SMTP_URL, mail is kept, not sent): ${url}/dev/mailbox`);
+  // The lines that are the same for every worker come from one of them.
+  const printsShared = !cluster.isWorker || cluster.worker?.id === 1;
+  const demoAccounts = printsShared && !config.isProduction
+    ? await demoAccountsInUse(database.db).catch((err: unknown) => {
+      app.log.warn({ err }, 'could not check the demo accounts');
+      return [];
+    })
+    : [];
+  const details = `database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}${worker}`;
+  for (const line of startBanner({ config, details, demoAccounts, printsShared })) console.info(line);
 }
 
 main().catch((err: unknown) => {

@@ -98,7 +98,7 @@ function cleanPath(url: string): string | null {
  * With the web build's server-rendering bundle (lib/ssr.ts), the page is rendered on the server
  * too: its markup and data go into the root element (404 for no page of the app). If rendering fails
  * or takes longer than `ssrTimeoutMs`, the plain page is sent as before (200). A visitor with no
- * cookie but the theme's gets the page from a micro-cache (per URL, host and theme, for
+ * cookie but the theme's gets the page from a micro-cache (per URL and theme, for
  * `pageTtlMs`, cleared by product writes with the catalogue); a request with any other cookie (a
  * session) is rendered for itself and never cached.
  */
@@ -188,7 +188,9 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
     };
     try {
       if (!isAnonymous(request) || fresh) return await build();
-      const key = `page\u0000${request.host}\u0000${themeOf(request)}\u0000${request.url}`;
+      // Not by Host: no page depends on it (every absolute link is on config.siteUrl), so a forged Host
+      // can neither get a page of its own nor fill the cache with copies.
+      const key = `page\u0000${themeOf(request)}\u0000${request.url}`;
       return await options.pageCache.remember(key, options.pageTtlMs, build);
     } catch {
       request.serverRendered = false;

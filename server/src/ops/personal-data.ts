@@ -6,7 +6,7 @@
  */
 export const PERSONAL_DATA_KINDS = {
   identity: 'names and e-mail addresses',
-  credentials: 'password hashes and hashed single-use tokens (sign-in sessions, reset and sign-up links)',
+  credentials: 'password hashes and hashed single-use tokens (sign-in sessions, reset, sign-up and e-mail change links)',
   contact: 'postal addresses and phone numbers',
   purchases: 'orders, payments and carts',
   messages: 'chat messages, reviews and notes about customers',
@@ -21,6 +21,7 @@ export const TABLE_PERSONAL_DATA: Record<string, readonly PersonalDataKind[]> = 
   cart_items: ['purchases'],
   chat_conversations: ['identity', 'messages'],
   chat_messages: ['identity', 'messages'],
+  email_changes: ['identity', 'credentials'], // the new address waiting for confirmation, its hashed link
   faq_entries: [], // the shop's FAQ (pages module)
   jobs: ['identity'], // payloads may name a customer (mail, supplier orders)
   leads: ['identity', 'contact', 'messages'],

@@ -122,7 +122,12 @@ describe(`backups and restores on ${TEST_DB}: no account keys, encryption, nothi
     expect(bytes.toString('latin1')).not.toContain('manifest.json');
     const target = { dataDir: tempDir('restore-safety-enc-'), databaseUrl: await newDatabaseUrl(), pgBinDir: undefined };
     await expect(restoreBackup({ config: target, file })).rejects.toThrow('This backup is encrypted: give its passphrase (BACKUP_PASSPHRASE or --passphrase-file <file>)');
-    await expect(restoreBackup({ config: target, file, passphrase: 'wrong' })).rejects.toThrow('Wrong passphrase for this encrypted backup');
+    // What the restore prints: "the passphrase is right" only once the passphrase was checked.
+    const printed: string[] = [];
+    const log = (line: string) => printed.push(line);
+    await expect(restoreBackup({ config: target, file, passphrase: 'wrong', log })).rejects.toThrow('Wrong passphrase for this encrypted backup');
+    expect(printed.join('\n')).not.toContain('passphrase is right');
+    expect(printed.join('\n')).not.toContain('decrypting');
     // A changed byte in the middle: the authentication fails, nothing is restored.
     const altered = path.join(files, 'altered.tar.enc');
     const copy = Buffer.from(bytes);
@@ -131,7 +136,8 @@ describe(`backups and restores on ${TEST_DB}: no account keys, encryption, nothi
     writeFileSync(altered, copy);
     await expect(restoreBackup({ config: target, file: altered, passphrase })).rejects.toThrow(/damaged|does not authenticate/);
     expect(readdirSync(target.dataDir)).toEqual([]);
-    await restoreBackup({ config: target, file, passphrase });
+    await restoreBackup({ config: target, file, passphrase, log });
+    expect(printed).toContain('  decrypting (the passphrase is right; the whole file is authenticated before anything is extracted)');
     expect(await rowsAt(target.dataDir, target.databaseUrl)).toEqual(await rowsAt(source.dataDir, source.databaseUrl));
   }, 180_000);
 

@@ -116,13 +116,16 @@ async function extractBackup(file: string, staging: string, passphrase: string |
   try {
     if (await isEncryptedBackup(file)) {
       if (!passphrase) throw new Error('This backup is encrypted: give its passphrase (BACKUP_PASSPHRASE or --passphrase-file <file>)');
+      // decryptingStream checks the passphrase against the file's key check first (a wrong one throws
+      // here): only then is it said to be right.
+      const decrypting = await decryptingStream(file, passphrase);
       log('  decrypting (the passphrase is right; the whole file is authenticated before anything is extracted)');
       // Decrypted into one file first, extracted only once all of it authenticated: nothing of an
       // altered file is ever unpacked, and a failure leaves no unpacking still writing into the
       // scratch folder while it is removed (extracting straight from the decrypting stream did: the
       // clean-up then failed with ENOTEMPTY, in place of the real error).
       const decrypted = path.join(staging, DECRYPTED_ARCHIVE);
-      await pipeline(await decryptingStream(file, passphrase), createWriteStream(decrypted, { mode: 0o600 }));
+      await pipeline(decrypting, createWriteStream(decrypted, { mode: 0o600 }));
       await tar.extract({ ...options, file: decrypted });
       await rm(decrypted, { force: true });
     } else {

@@ -25,6 +25,7 @@ const PlaceOrderPage = lazyPage(() => import('../features/checkout/pages/PlaceOr
 const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
 const OrderHistoryPage = lazyPage(() => import('../features/orders/pages/OrderHistoryPage'));
 const ProfilePage = lazyPage(() => import('../features/users/pages/ProfilePage'));
+const ConfirmEmailPage = lazyPage(() => import('../features/users/pages/ConfirmEmailPage'));
 const UnsubscribePage = lazyPage(() => import('../features/newsletter/pages/UnsubscribePage'));
 const DevMailboxPage = lazyPage(() => import('../features/dev-mailbox/pages/DevMailboxPage'));
 const InfoPage = lazyPage(() => import('../features/pages/pages/InfoPage'));
@@ -61,6 +62,8 @@ export const routes: RouteObject[] = [
       { path: '/reset-password', ...lazyRoute(ResetPasswordPage, guestPage) },
       { path: '/privacy', ...lazyRoute(PrivacyPage) },
       { path: '/confirm-signup', ...lazyRoute(ConfirmSignUpPage) },
+      // The link mailed to a new address (a change of e-mail): signed in or not.
+      { path: '/confirm-email', ...lazyRoute(ConfirmEmailPage) },
       { path: '/cj-products', ...lazyRoute(CjProductsPublicPage) },
       { path: '/newsletter/unsubscribe', ...lazyRoute(UnsubscribePage) },
       // Development only (the API answers 404 in production): the mail the shop kept.

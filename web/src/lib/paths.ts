@@ -11,6 +11,7 @@ export const paths = {
   resetPassword: '/reset-password',
   privacy: '/privacy',
   confirmSignup: '/confirm-signup',
+  confirmEmail: '/confirm-email',
   cjProductsPublic: '/cj-products',
   shipping: '/shipping',
   payment: '/payment',

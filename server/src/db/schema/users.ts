@@ -107,4 +107,24 @@ export const signupRequests = pgTable(
   (t) => [index('signup_requests_email_idx').on(sql`lower(${t.email})`)],
 );
 
+/**
+ * A change of an account's e-mail waiting for the new address to confirm it (0060): the link's token
+ * is stored as a SHA-256 hash, single-use and expiring. Confirming sets users.email; a newer request
+ * or a password reset cancels it.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: id().primaryKey(),
+    userId: id('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull().unique('email_changes_token_hash_key'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [index('email_changes_user_id_idx').on(t.userId)],
+);
+
 export { id as idColumn, createdAt as createdAtColumn };

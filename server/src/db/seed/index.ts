@@ -16,11 +16,9 @@ import { hasAdministrator, seedUsers } from './users.ts';
 export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
   if (!config.seed.demoData && !config.isProduction) return;
   const accounts = await seedUsers(db, config.seed);
-  for (const a of accounts) {
-    // The role only: the log keeps no e-mail addresses (the console lists demo accounts in development).
-    log.info({ role: a.role }, 'seeded account');
-    if (!config.isProduction) console.info(`  demo ${a.role}: ${a.email} / ${a.password}`);
-  }
+  // The role only: the log keeps no e-mail addresses. Outside production every start lists the demo
+  // accounts that still have their demo passwords (start-banner.ts), seeded now or before.
+  for (const a of accounts) log.info({ role: a.role }, 'seeded account');
   if (config.isProduction && !(await hasAdministrator(db))) {
     log.warn('no administrator account: on a database without users, ADMIN_EMAIL and ADMIN_PASSWORD create one at start');
   }

@@ -1,7 +1,6 @@
 import { NEWSLETTER_BAD_TOKEN, NEWSLETTER_SUBSCRIBED, NEWSLETTER_UNSUBSCRIBED } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '../../lib/errors.ts';
-import { requestOrigin } from '../../lib/origin-check.ts';
 import { enforceRateLimits } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { subscribeSchema, unsubscribeSchema } from './newsletter.schemas.ts';
@@ -16,11 +15,10 @@ export const newsletterRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/newsletter/subscribe', { config: { access: 'public' }, schema: subscribeSchema }, async (request, reply) => {
     const { email } = request.body;
     await enforceRateLimits(ctx.rateLimiter, reply, [`newsletter:ip:${request.ip}`, `newsletter:email:${email}`], config.authRateLimit);
-    const baseUrl = config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
     // As sign-up: during a database outage the visitor gets the outage's 503 (the same for every
     // address), not a "check your e-mail" for work that could not be stored.
     await ctx.database.ping();
-    ctx.background.run('newsletter-subscribe', async () => { await subscribeToNewsletter({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl); });
+    ctx.background.run('newsletter-subscribe', async () => { await subscribeToNewsletter({ db: ctx.db, mailer: ctx.mailer }, email, config.siteUrl); });
     return reply.status(202).send({ message: NEWSLETTER_SUBSCRIBED });
   });
 

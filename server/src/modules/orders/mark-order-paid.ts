@@ -126,11 +126,11 @@ export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ ord
   return { order: found, paid: !!updated, mailed };
 }
 
-/** The order confirmation to `customer` (the order as paid). */
-export function orderConfirmationMail(order: Order, customer: { name: string; email: string }, publicUrl: string | undefined): Mail {
+/** The order confirmation to `customer` (the order as paid); its link is on `siteUrl` (config.siteUrl). */
+export function orderConfirmationMail(order: Order, customer: { name: string; email: string }, siteUrl: string): Mail {
   const money = formatMoney;
   const lines = order.orderItems.map((i) => `  ${i.quantity} x ${i.name} @ ${money(i.price)} = ${money(i.price * i.quantity)}`);
-  const link = publicUrl ? `${publicUrl}/order/${order._id}` : `/order/${order._id}`;
+  const link = `${siteUrl}/order/${order._id}`;
   const demo = order.paymentResult?.provider === 'demo' ? '\nThis was a demo payment: no money was taken.\n' : '';
   const a = order.shippingAddress;
   const text = [
@@ -154,7 +154,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
 
 /** Sends the order confirmation; a mail failure is logged, never fails the payment. */
 export async function sendOrderConfirmation(
-  deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string | undefined },
+  deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; siteUrl: string },
   order: Order,
   /** The customer's name and e-mail when the caller has them (otherwise read here). */
   customer?: { name: string; email: string },
@@ -165,7 +165,7 @@ export async function sendOrderConfirmation(
       ? [customer]
       : await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, order.user._id)).limit(1);
     if (!u) return;
-    await deps.mailer.send(orderConfirmationMail(order, u, deps.publicUrl));
+    await deps.mailer.send(orderConfirmationMail(order, u, deps.siteUrl));
   } catch (err) {
     deps.log.error({ err, orderId: order._id }, 'order confirmation mail failed');
   }

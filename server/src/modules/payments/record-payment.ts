@@ -35,7 +35,7 @@ export async function recordPayment(
   const confirmation = customer && recordIn
     ? (paidNow: SQL) => recordIn(orderConfirmationMail(
       presentOrder({ ...found, order: { ...found.order, isPaid: true, paymentProvider: payment.provider, paymentId: payment.id, paymentResult: payment } }),
-      customer, deps.config.publicUrl,
+      customer, deps.config.siteUrl,
     ), paidNow)
     : undefined;
   const { order, paid, mailed } = await markOrderPaid(deps.db, {
@@ -47,6 +47,6 @@ export async function recordPayment(
     ...(confirmation ? { confirmation } : {}),
   });
   const presented = presentOrder(order);
-  if (paid && !mailed) await sendOrderConfirmation({ db: deps.db, mailer: deps.mailer, log: deps.log, publicUrl: deps.config.publicUrl }, presented, customer);
+  if (paid && !mailed) await sendOrderConfirmation({ db: deps.db, mailer: deps.mailer, log: deps.log, siteUrl: deps.config.siteUrl }, presented, customer);
   return { order: presented, paid };
 }

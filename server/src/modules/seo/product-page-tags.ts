@@ -7,7 +7,7 @@ import { findPublishedProductBySlug } from '../products/get-product.ts';
 import { hasOptions, type ProductRow } from '../products/product-rows.ts';
 import { escapeHtml, jsonForScript, rewriteHead, summarize } from './html.ts';
 import { imagePreload } from './listing-preload.ts';
-import { absoluteUrl, siteOrigin } from './site-url.ts';
+import { absoluteUrl } from './site-url.ts';
 
 export const SITE_NAME = 'Shop';
 const PRODUCT_PATH = /^\/product\/([^/?#]+)\/?(?:[?#]|$)/;
@@ -111,6 +111,6 @@ export function createProductPageTransform(deps: { db: Db; config: Config }): Ht
       return rewriteHead(html, `Product Not Found | ${SITE_NAME}`, [meta('name', 'robots', 'noindex')]);
     }
     // A page rendered on the server carries React's preload of the gallery's main image already.
-    return renderProductHead(html, product, siteOrigin(deps.config, request), !request.serverRendered);
+    return renderProductHead(html, product, deps.config.siteUrl, !request.serverRendered);
   };
 }

@@ -114,6 +114,7 @@ export function routePage(pathname: string): RoutePage | null {
     '/reset-password': page('src/features/auth/pages/ResetPasswordPage.tsx'),
     '/privacy': page('src/features/privacy/pages/PrivacyPage.tsx'),
     '/confirm-signup': page('src/features/auth/pages/ConfirmSignUpPage.tsx'),
+    '/confirm-email': page('src/features/users/pages/ConfirmEmailPage.tsx'),
     '/cj-products': page('src/features/cj/pages/CjProductsPublicPage.tsx'),
     '/newsletter/unsubscribe': page('src/features/newsletter/pages/UnsubscribePage.tsx'),
     '/shipping': page('src/features/checkout/pages/ShippingPage.tsx', { signedInData: ['/api/addresses'] }),

@@ -9,7 +9,6 @@ import { listCategories } from '../products/list-categories.ts';
 import { createListingPreloadTransform } from './listing-preload.ts';
 import { createProductPageTransform } from './product-page-tags.ts';
 import { createRoutePreloadTransform } from './route-preload.ts';
-import { siteOrigin } from './site-url.ts';
 import { renderPagesSitemap, renderProductsSitemap, renderRobots, renderSitemap } from './sitemap.ts';
 
 const SITEMAP_TTL_MS = 5 * 60_000;
@@ -37,19 +36,21 @@ export const seoRoutes: FastifyPluginAsyncZod = async (app) => {
   if (existsSync(path.join(app.ctx.webBuild.own, 'robots.txt'))) {
     app.log.warn('web build contains robots.txt; serving it instead of the generated one (remove web/public/robots.txt)');
   } else {
-    app.get('/robots.txt', { config: { access: 'public' }, schema }, async (request, reply) =>
-      reply.type('text/plain; charset=utf-8').header('cache-control', CACHE_HEADER).send(renderRobots(siteOrigin(config, request))));
+    app.get('/robots.txt', { config: { access: 'public' }, schema }, async (_request, reply) =>
+      reply.type('text/plain; charset=utf-8').header('cache-control', CACHE_HEADER).send(renderRobots(config.siteUrl)));
   }
 
-  app.get('/sitemap.xml', { config: { access: 'public' }, schema }, async (request, reply) => {
-    const origin = siteOrigin(config, request);
-    const xml = await cache.remember(`sitemap\u0000${origin}`, SITEMAP_TTL_MS, async () =>
+  // Every absolute URL below is on config.siteUrl (PUBLIC_URL, else localhost outside production),
+  // never on the request's Host: a forged Host cannot reach a crawler or a cached sitemap.
+  const origin = config.siteUrl;
+  app.get('/sitemap.xml', { config: { access: 'public' }, schema }, async (_request, reply) => {
+    const xml = await cache.remember('sitemap', SITEMAP_TTL_MS, async () =>
       renderSitemap(db, origin, await listCategories(db, cache)));
     return reply.type('application/xml; charset=utf-8').header('cache-control', CACHE_HEADER).send(xml);
   });
 
-  app.get('/sitemaps/pages.xml', { config: { access: 'public' }, schema }, async (request, reply) => {
-    const xml = renderPagesSitemap(siteOrigin(config, request), await listCategories(db, cache));
+  app.get('/sitemaps/pages.xml', { config: { access: 'public' }, schema }, async (_request, reply) => {
+    const xml = renderPagesSitemap(origin, await listCategories(db, cache));
     return reply.type('application/xml; charset=utf-8').header('cache-control', CACHE_HEADER).send(xml);
   });
 
@@ -57,8 +58,7 @@ export const seoRoutes: FastifyPluginAsyncZod = async (app) => {
     '/sitemaps/products-:part.xml',
     { config: { access: 'public' }, schema: { ...schema, params: z.object({ part: wholeNumberParam({ fallback: 1, min: 1, max: 10_000, message: 'Sitemap part must be a whole number from 1' }) }) } },
     async (request, reply) => {
-      const origin = siteOrigin(config, request);
-      const xml = await cache.remember(`sitemap\u0000${origin}\u0000${request.params.part}`, SITEMAP_TTL_MS, () =>
+      const xml = await cache.remember(`sitemap\u0000${request.params.part}`, SITEMAP_TTL_MS, () =>
         renderProductsSitemap(db, origin, request.params.part));
       if (!xml) throw notFound('Sitemap not found');
       return reply.type('application/xml; charset=utf-8').header('cache-control', CACHE_HEADER).send(xml);

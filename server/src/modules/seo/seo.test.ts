@@ -230,7 +230,7 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
     expect(routePage('/nope')).toBeNull();
     // Every module named here is a lazily imported page of the web app's router.
     const router = readFileSync(path.resolve(import.meta.dirname, '../../../../web/src/app/router.tsx'), 'utf8');
-    const paths = ['/cart', '/search', '/signin', '/signup', '/forgot-password', '/reset-password', '/privacy', '/confirm-signup',
+    const paths = ['/cart', '/search', '/signin', '/signup', '/forgot-password', '/reset-password', '/privacy', '/confirm-signup', '/confirm-email',
       '/cj-products', '/newsletter/unsubscribe', '/shipping', '/payment', '/placeorder', '/orderhistory', '/profile', '/product/x',
       '/cj-product/x', '/order/x'];
     for (const p of paths) {
@@ -302,8 +302,10 @@ describe('SEO: product pages, sitemap and robots.txt', () => {
       const res = await other.app.inject({ method: 'GET', url: '/robots.txt' });
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe('User-agent: *\nAllow: /\n');
-      const sitemap = await other.app.inject({ method: 'GET', url: '/sitemap.xml', headers: { host: 'localhost:3000' } });
+      // without PUBLIC_URL, on http://localhost:PORT whatever the Host
+      const sitemap = await other.app.inject({ method: 'GET', url: '/sitemap.xml', headers: { host: 'evil.example' } });
       expect(sitemap.body).toContain('<loc>http://localhost:3000/</loc>');
+      expect(sitemap.body).not.toContain('evil.example');
     } finally {
       await other.close();
     }

@@ -1,16 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
-
 /**
- * The site's absolute origin for canonical URLs: PUBLIC_URL when configured (production should
- * set it), otherwise the origin the request came to.
+ * Absolute URL for a path (on the site's origin, config.siteUrl: PUBLIC_URL, else
+ * http://localhost:PORT outside production; never the request's Host) or an already absolute URL.
  */
-export function siteOrigin(config: Config, request: FastifyRequest): string {
-  if (config.publicUrl) return config.publicUrl;
-  return `${request.protocol}://${request.host}`;
-}
-
-/** Absolute URL for a path or an already absolute URL. */
 export function absoluteUrl(origin: string, pathOrUrl: string): string {
   if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
   return `${origin}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;

@@ -39,7 +39,7 @@ export function registerSupplierJobs(ctx: AppContext, catalogue: CachedCatalogue
   ctx.jobs.register(SUPPLIER_ORDER_JOB, sendSupplierOrderHandler({ db: ctx.db, catalogue, config: ctx.config }));
   const pollSeconds = ctx.config.cj.trackingPollSeconds;
   if (pollSeconds > 0) {
-    const deps = { db: ctx.db, catalogue, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, log };
+    const deps = { db: ctx.db, catalogue, mailer: ctx.mailer, siteUrl: ctx.config.siteUrl, log };
     ctx.jobs.register(SUPPLIER_TRACKING_JOB, async () => pollTracking(deps));
     ctx.jobs.schedule(SUPPLIER_TRACKING_JOB, pollSeconds * 1000);
   }

@@ -20,13 +20,14 @@ export interface TrackingDeps {
   db: Db;
   catalogue: SupplierCatalogue;
   mailer: Mailer;
-  publicUrl: string | undefined;
+  /** The origin of the order link in the mail (config.siteUrl). */
+  siteUrl: string;
   log: FastifyBaseLogger;
 }
 
 /** The "your order has shipped" e-mail. */
-export function shippedMail(to: { name: string; email: string }, orderId: string, d: { trackingNumber: string; carrier: string | null }, publicUrl: string | undefined): Mail {
-  const link = publicUrl ? `${publicUrl}/order/${orderId}` : `/order/${orderId}`;
+export function shippedMail(to: { name: string; email: string }, orderId: string, d: { trackingNumber: string; carrier: string | null }, siteUrl: string): Mail {
+  const link = `${siteUrl}/order/${orderId}`;
   return {
     to: to.email,
     subject: `Your order ${orderId} has shipped`,
@@ -82,7 +83,7 @@ export async function recordShipment(deps: TrackingDeps, orderId: string, cjOrde
     await db.execute(mark); // no customer to tell (account deleted): nothing to send, ever
     return { changed, mailed: false };
   }
-  const mail = shippedMail(customer, orderId, { trackingNumber: tracking, carrier }, deps.publicUrl);
+  const mail = shippedMail(customer, orderId, { trackingNumber: tracking, carrier }, deps.siteUrl);
   const recording = deps.mailer.recordIn?.(mail, sql`exists (select 1 from marked)`);
   if (recording) {
     const { rows } = (await db.execute(sql`with marked as (${mark}), ${recording.ctes} select count(*)::int as n from marked`)) as unknown as { rows: Array<{ n: number }> };

@@ -24,7 +24,7 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
   // Mail bodies are sealed at rest: read them as the mailer opens them.
   const shippedMails = async (email: string) => (await t.database.db.select().from(outbox)
     .where(and(eq(outbox.to, email.toLowerCase()), like(outbox.subject, '%has shipped%')))).map((row) => openMail(row, t.app.ctx.mailSealer));
-  const trackingDeps = () => ({ db: t.database.db, catalogue: undefined as never, mailer: t.app.ctx.mailer, publicUrl: undefined, log: t.app.log });
+  const trackingDeps = () => ({ db: t.database.db, catalogue: undefined as never, mailer: t.app.ctx.mailer, siteUrl: t.config.siteUrl, log: t.app.log });
 
   beforeAll(async () => {
     cj = await startCjMock({ products: 30 });
@@ -169,6 +169,8 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     const mails = await shippedMails(customer.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain('YT2412345678901234');
+    expect(mails[0]!.text).toContain(`View your order: ${t.config.siteUrl}/order/${order._id}`); // absolute, on the one origin
+    expect(t.config.siteUrl).toMatch(/^https?:\/\//);
 
     // A second poll changes nothing: no second e-mail.
     expect(await pollTracking(deps)).toMatchObject({ checked: 1, changed: 0, mailed: 0 });

@@ -69,7 +69,7 @@ export const supplierRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/cj/pricing', { config: admin, schema: s.putPricingSchema }, async (request) =>
     ({ pricing: await savePricingRule(db, request.body) }));
 
-  const tracking = { db, catalogue, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log };
+  const tracking = { db, catalogue, mailer: app.ctx.mailer, siteUrl: app.ctx.config.siteUrl, log: app.log };
   app.post('/cj/orders/:orderId/tracking/refresh', { config: admin, schema: s.refreshTrackingSchema }, async (request) =>
     refreshTrackingNow(tracking, request.params.orderId, source));
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passwordResets, refreshTokens, sessions, signupRequests, users } from '../../db/schema.ts';
+import { emailChanges, passwordResets, refreshTokens, sessions, signupRequests, users } from '../../db/schema.ts';
 import type { Database } from '../../db/client.ts';
 import { newId } from '../../lib/ids.ts';
 import { openTestDatabase, TEST_DB } from '../../test/test-app.ts';
@@ -41,13 +41,23 @@ describe(`cleanup of expired sign-in rows on ${TEST_DB}`, () => {
     const liveSignup = await link(signupRequests, at(hour), null);
     await link(signupRequests, at(-1000), null);
     await link(signupRequests, at(hour), at(-1000));
+    const change = async (expiresAt: Date, done: { confirmedAt?: Date; cancelledAt?: Date } = {}) => {
+      const id = newId();
+      await db.insert(emailChanges).values({ id, userId, newEmail: `${id}@example.com`, tokenHash: `e-${id}`, expiresAt, ...done });
+      return id;
+    };
+    const liveChange = await change(at(hour));
+    await change(at(-1000)); // expired
+    await change(at(hour), { confirmedAt: at(-1000) }); // used
+    await change(at(hour), { cancelledAt: at(-1000) }); // replaced by a newer one, or voided by a password reset
 
-    expect(await deleteExpiredAuthRows(db, now)).toEqual({ sessions: 2, refreshTokens: 1, passwordResets: 2, signupRequests: 2 });
+    expect(await deleteExpiredAuthRows(db, now)).toEqual({ sessions: 2, refreshTokens: 1, passwordResets: 2, signupRequests: 2, emailChanges: 3 });
     expect((await db.select().from(sessions)).map((s) => s.id).sort()).toEqual([live.id, revokedRecently.id].sort());
     expect((await db.select().from(refreshTokens)).map((t) => t.id).sort()).toEqual([live.tokenId, revokedRecently.tokenId].sort());
     expect((await db.select().from(passwordResets)).map((r) => r.id)).toEqual([liveReset]);
     expect((await db.select().from(signupRequests)).map((r) => r.id)).toEqual([liveSignup]);
+    expect((await db.select().from(emailChanges)).map((r) => r.id)).toEqual([liveChange]);
     // A second run finds nothing.
-    expect(await deleteExpiredAuthRows(db, now)).toEqual({ sessions: 0, refreshTokens: 0, passwordResets: 0, signupRequests: 0 });
+    expect(await deleteExpiredAuthRows(db, now)).toEqual({ sessions: 0, refreshTokens: 0, passwordResets: 0, signupRequests: 0, emailChanges: 0 });
   });
 });

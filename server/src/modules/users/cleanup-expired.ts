@@ -1,6 +1,6 @@
 import { and, inArray, isNotNull, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { passwordResets, refreshTokens, sessions, signupRequests } from '../../db/schema.ts';
+import { emailChanges, passwordResets, refreshTokens, sessions, signupRequests } from '../../db/schema.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
 
 /** The periodic job that deletes expired sign-in and e-mail-link rows (once per period across a fleet). */
@@ -14,6 +14,7 @@ export interface AuthCleanupResult {
   refreshTokens: number;
   passwordResets: number;
   signupRequests: number;
+  emailChanges: number;
 }
 
 /** Deletes rows in batches of ids selected by `where` until none is left; returns how many went. */
@@ -35,7 +36,7 @@ async function deleteInBatches(select: () => Promise<Array<{ id: string }>>, rem
  *   with them, ON DELETE CASCADE);
  * - refresh tokens past their expiry (used tokens of a live session are kept: presenting one again
  *   is how reuse is detected);
- * - password-reset and sign-up links that expired or were used.
+ * - password-reset, sign-up and e-mail change links that expired, were used or were cancelled.
  * Rate-limit counters are not in the database (Redis keys expire on their own; the in-memory limiter
  * sweeps itself).
  */
@@ -60,7 +61,19 @@ export async function deleteExpiredAuthRows(db: Executor, now: Date = new Date()
       .where(or(lte(signupRequests.expiresAt, now), and(isNotNull(signupRequests.usedAt), lte(signupRequests.usedAt, now)))).limit(BATCH),
     (ids) => db.delete(signupRequests).where(inArray(signupRequests.id, ids)),
   );
-  return { sessions: sessionsDeleted, refreshTokens: refreshTokensDeleted, passwordResets: resetsDeleted, signupRequests: signupsDeleted };
+  const emailChangesDeleted = await deleteInBatches(
+    () => db.select({ id: emailChanges.id }).from(emailChanges)
+      .where(or(
+        lte(emailChanges.expiresAt, now),
+        and(isNotNull(emailChanges.confirmedAt), lte(emailChanges.confirmedAt, now)),
+        and(isNotNull(emailChanges.cancelledAt), lte(emailChanges.cancelledAt, now)),
+      )).limit(BATCH),
+    (ids) => db.delete(emailChanges).where(inArray(emailChanges.id, ids)),
+  );
+  return {
+    sessions: sessionsDeleted, refreshTokens: refreshTokensDeleted, passwordResets: resetsDeleted, signupRequests: signupsDeleted,
+    emailChanges: emailChangesDeleted,
+  };
 }
 
 /** Registers the cleanup on the instance's job runner, once per `everyMs` across the fleet. */

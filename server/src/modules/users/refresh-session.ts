@@ -18,7 +18,7 @@ export const REFRESH_REUSE_GRACE_MS = 20_000;
 
 type Outcome =
   | { kind: 'rotated'; user: UserRow; sessionId: string; refreshToken: string }
-  | { kind: 'grace'; user: UserRow }
+  | { kind: 'grace' }
   | { kind: 'reused'; sessionId: string }
   | { kind: 'invalid' };
 
@@ -29,14 +29,15 @@ type Outcome =
  *
  * One exception, for tabs sharing the cookie: the token spent by the session's latest rotation,
  * presented again within REFRESH_REUSE_GRACE_MS while the session is live and the successor is still
- * unused, is answered with the user and `tokens: null`: nothing is issued (the caller's browser already
- * holds the successor), so a copied token replayed in the window gains nothing. Later, or for a token
- * older than the latest rotation, reuse revokes the session as above.
+ * unused, is answered with `{ user: null, tokens: null }`: nothing is issued (the caller's browser
+ * already holds the successor) and nothing about the account is told, so a copied token replayed in
+ * the window gains neither a session nor the profile. Later, or for a token older than the latest
+ * rotation, reuse revokes the session as above.
  */
 export async function refreshSession(
   deps: SessionDeps,
   presented: string | undefined,
-): Promise<{ user: UserRow; tokens: SessionTokens | null }> {
+): Promise<{ user: UserRow; tokens: SessionTokens } | { user: null; tokens: null }> {
   if (!presented) throw new AppError(401, REFRESH_TOKEN_MISSING, 'REFRESH_TOKEN_MISSING');
   const tokenHash = hashToken(presented);
 
@@ -55,8 +56,8 @@ export async function refreshSession(
         .where(eq(refreshTokens.tokenHash, tokenHash))
         .limit(1);
       if (!known?.usedAt) return { kind: 'invalid' };
-      const user = await graceUser(tx, known.sessionId, tokenHash, known.usedAt, now);
-      return user ? { kind: 'grace', user } : { kind: 'reused', sessionId: known.sessionId };
+      const forgiven = await isWithinGrace(tx, known.sessionId, tokenHash, known.usedAt, now);
+      return forgiven ? { kind: 'grace' } : { kind: 'reused', sessionId: known.sessionId };
     }
     const [row] = await tx
       .select({ user: users })
@@ -77,19 +78,19 @@ export async function refreshSession(
     throw new AppError(401, REFRESH_TOKEN_REUSED, 'REFRESH_TOKEN_REUSED');
   }
   if (outcome.kind === 'invalid') throw new AppError(401, SESSION_EXPIRED, 'SESSION_EXPIRED');
-  if (outcome.kind === 'grace') return { user: outcome.user, tokens: null };
+  if (outcome.kind === 'grace') return { user: null, tokens: null };
   const accessToken = await deps.signer.sign({ sub: outcome.user.id, sid: outcome.sessionId });
   return { user: outcome.user, tokens: { accessToken, refreshToken: outcome.refreshToken } };
 }
 
 /**
- * The session's user when a spent token is presented again within the grace window: it was spent
- * less than REFRESH_REUSE_GRACE_MS ago by the session's latest rotation (the only other token of the
- * session used at or after it, or not used at all, is its one unused successor) and the session is live.
- * Otherwise null: the presentation is reuse.
+ * Whether a spent token presented again is within the grace window: it was spent less than
+ * REFRESH_REUSE_GRACE_MS ago by the session's latest rotation (the only other token of the session
+ * used at or after it, or not used at all, is its one unused successor) and the session is live.
+ * Otherwise the presentation is reuse.
  */
-async function graceUser(tx: Tx, sessionId: string, tokenHash: string, usedAt: Date, now: Date): Promise<UserRow | null> {
-  if (now.getTime() - usedAt.getTime() >= REFRESH_REUSE_GRACE_MS) return null;
+async function isWithinGrace(tx: Tx, sessionId: string, tokenHash: string, usedAt: Date, now: Date): Promise<boolean> {
+  if (now.getTime() - usedAt.getTime() >= REFRESH_REUSE_GRACE_MS) return false;
   const newer = await tx
     .select({ usedAt: refreshTokens.usedAt })
     .from(refreshTokens)
@@ -99,14 +100,13 @@ async function graceUser(tx: Tx, sessionId: string, tokenHash: string, usedAt: D
     ))
     .limit(2);
   // Exactly the successor, still unused; a tie on used_at counts as a later rotation (reuse).
-  if (newer.length !== 1 || newer[0]!.usedAt !== null) return null;
-  const [row] = await tx
-    .select({ user: users })
+  if (newer.length !== 1 || newer[0]!.usedAt !== null) return false;
+  const [live] = await tx
+    .select({ id: sessions.id })
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
     .limit(1);
-  return row?.user ?? null;
+  return live !== undefined;
 }
 
 /** Whether a refresh token could be rotated right now (unused, unexpired, its session live). */

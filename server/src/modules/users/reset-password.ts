@@ -6,12 +6,13 @@ import { revokeUserSessions } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { hashToken } from '../../lib/tokens.ts';
+import { cancelPendingEmailChanges } from './update-profile.ts';
 
 const invalidToken = () => badRequest(INVALID_RESET_TOKEN, undefined, 'INVALID_RESET_TOKEN');
 
 /**
- * Sets a new password from a reset link. The token is spent, other links are voided and every
- * session ends. Answers the account's e-mail (the sign-in guard clears its failure count).
+ * Sets a new password from a reset link. The token is spent, other links are voided, a pending
+ * e-mail change is cancelled and every session ends. Answers the account's e-mail (the sign-in guard clears its failure count).
  */
 export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<{ email: string; userId: string }> {
   const tokenHash = hashToken(input.token);
@@ -31,6 +32,9 @@ export async function resetPassword(db: Db, input: ResetPasswordBody): Promise<{
     if (!spent) throw invalidToken();
     const [user] = await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, spent.userId)).returning({ email: users.email });
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, spent.userId), isNull(passwordResets.usedAt)));
+    // The owner of the mailbox secured the account: a change of its e-mail asked meanwhile (perhaps
+    // by whoever had the session or the password) stops here.
+    await cancelPendingEmailChanges(tx, spent.userId, now);
     await revokeUserSessions(tx, spent.userId);
     return { email: user?.email ?? '', userId: spent.userId };
   });

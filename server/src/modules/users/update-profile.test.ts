@@ -18,17 +18,19 @@ describe('PUT /api/users/profile', () => {
   const signIn = (email: string, password: string) => t.app.inject({ method: 'POST', url: '/api/users/signin', payload: { email, password } });
   const passwordHashOf = async (id: string) => (await t.database.db.select().from(users).where(eq(users.id, id)))[0]?.passwordHash;
 
-  it('updates name and e-mail and keeps the password when it is empty or missing', async () => {
+  it('updates the name at once, asks for the new e-mail (kept pending) and keeps the password when it is empty or missing', async () => {
     const u = await createUser(t, { password: 'original1' });
     const before = await passwordHashOf(u.id);
     const res = await put(u, { name: 'New Name', email: 'New.Address@Example.com', password: '', currentPassword: 'original1' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ _id: u.id, name: 'New Name', email: 'new.address@example.com', isAdmin: false });
-    const again = await put(u, { name: 'Newer Name', email: 'new.address@example.com' });
+    // The account keeps its e-mail until the new address confirms it (email-change.test.ts).
+    expect(res.json()).toEqual({ _id: u.id, name: 'New Name', email: u.email, isAdmin: false, pendingEmail: 'new.address@example.com' });
+    const again = await put(u, { name: 'Newer Name', email: u.email });
     expect(again.statusCode).toBe(200);
-    expect(again.json().name).toBe('Newer Name');
+    expect(again.json()).toEqual({ _id: u.id, name: 'Newer Name', email: u.email, isAdmin: false });
     expect(await passwordHashOf(u.id)).toBe(before);
-    expect((await signIn('new.address@example.com', 'original1')).statusCode).toBe(200);
+    expect((await signIn(u.email, 'original1')).statusCode).toBe(200);
+    expect((await signIn('new.address@example.com', 'original1')).statusCode).toBe(401);
   });
 
   it('changes the password, keeps the current session and ends the other ones', async () => {
@@ -48,11 +50,11 @@ describe('PUT /api/users/profile', () => {
     expect((await signIn(u.email, 'brand-new-pass')).statusCode).toBe(200);
   });
 
-  it('voids outstanding reset links when the password or e-mail changes', async () => {
+  it('voids outstanding reset links when the password changes (a new e-mail voids them once confirmed: email-change.test.ts)', async () => {
     const u = await createUser(t);
     const id = newId();
     await t.database.db.insert(passwordResets).values({ id, userId: u.id, tokenHash: `h-${id}`, expiresAt: new Date(Date.now() + 3_600_000) });
-    expect((await put(u, { name: u.name, email: `moved-${u.email}`, currentPassword: u.password })).statusCode).toBe(200);
+    expect((await put(u, { name: u.name, email: u.email, password: 'another-pass-1', currentPassword: u.password })).statusCode).toBe(200);
     const [row] = await t.database.db.select().from(passwordResets).where(eq(passwordResets.id, id));
     expect(row?.usedAt).toBeInstanceOf(Date);
   });

@@ -1,7 +1,6 @@
 import { USER_MESSAGES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
-import { requestOrigin } from '../../lib/origin-check.ts';
 import { createUserAsAdmin } from './create-user.ts';
 import { getAdminUser, listUsers } from './list-users.ts';
 import { deleteUserAsAdmin, updateUserAsAdmin } from './manage-user.ts';
@@ -16,15 +15,14 @@ export const usersAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/users', { config: admin, schema: s.listUsersSchema }, async (request) => listUsers(ctx.db, request.query));
 
   app.post('/users', { config: admin, schema: s.createUserSchema }, async (request, reply) => {
-    const baseUrl = ctx.config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
-    const user = await createUserAsAdmin({ db: ctx.db, mailer: ctx.mailer }, request.body, baseUrl);
+    const user = await createUserAsAdmin({ db: ctx.db, mailer: ctx.mailer }, request.body, ctx.config.siteUrl);
     return reply.status(201).send({ message: USER_MESSAGES.created, user });
   });
 
   app.get('/users/:id', { config: admin, schema: s.getUserSchema }, async (request) => getAdminUser(ctx.db, request.params.id));
 
   app.put('/users/:id', { config: admin, schema: s.updateUserSchema }, async (request) => {
-    const user = await updateUserAsAdmin(ctx.db, requireUser(request).id, request.params.id, request.body);
+    const user = await updateUserAsAdmin(ctx.db, requireUser(request).id, request.params.id, request.body, { mailer: ctx.mailer, siteUrl: ctx.config.siteUrl });
     ctx.recheckChatSockets(request.params.id); // a demoted administrator's chat sockets lose their rights
     return { message: USER_MESSAGES.updated, user };
   });

@@ -1,11 +1,11 @@
 import {
-  ACCESS_TOKEN_EXPIRED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SIGNED_OUT_MESSAGE, SIGNUP_CHECK_EMAIL,
+  ACCESS_TOKEN_EXPIRED, EMAIL_CHANGE_CONFIRMED, FORGOT_PASSWORD_MESSAGE, RESET_PASSWORD_SUCCESS, SESSION_REFRESHED_ELSEWHERE, SIGNED_OUT_MESSAGE,
+  SIGNUP_CHECK_EMAIL,
 } from '@shop/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearAuthCookies, requireUser, setAuthCookies } from '../../lib/auth.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requestOrigin } from '../../lib/origin-check.ts';
 import { dummyPasswordHash } from '../../lib/passwords.ts';
 import { enforceRateLimits } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
@@ -20,10 +20,11 @@ import { createSignInGuard } from './sign-in-guard.ts';
 import { signIn } from './sign-in.ts';
 import { signOut } from './sign-out.ts';
 import { requestSignUp } from './sign-up.ts';
-import { changesCredentials, currentPasswordIncorrect, updateProfile } from './update-profile.ts';
+import { changesCredentials, changesEmail, currentPasswordIncorrect, updateProfile } from './update-profile.ts';
+import { confirmEmailChange } from './confirm-email-change.ts';
 import { presentUser } from './users.presenter.ts';
 import {
-  confirmSignUpSchema, currentUserSchema, forgotPasswordSchema, refreshTokenSchema, resetPasswordSchema, signInSchema,
+  confirmEmailChangeSchema, confirmSignUpSchema, currentUserSchema, forgotPasswordSchema, refreshTokenSchema, resetPasswordSchema, signInSchema,
   signOutSchema, signUpSchema, updateProfileSchema,
 } from './users.schemas.ts';
 
@@ -54,8 +55,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const limitAttempts = (request: FastifyRequest, reply: FastifyReply, action: string, subject: string) =>
     enforceRateLimits(ctx.rateLimiter, reply, [`auth:${action}:ip:${request.ip}`, `auth:${action}:subject:${subject}`], config.authRateLimit);
   const meta = (request: FastifyRequest): RequestMeta => ({ userAgent: request.headers['user-agent']?.slice(0, 512), ip: request.ip });
-  /** Where links in mails point: PUBLIC_URL, else the origin the request was addressed to. */
-  const baseUrlOf = (request: FastifyRequest) => config.publicUrl ?? requestOrigin(request) ?? `${request.protocol}://localhost`;
+  /** Where links in mails point: config.siteUrl (PUBLIC_URL, else localhost outside production), never the request's Host. */
+  const baseUrl = config.siteUrl;
 
   // Sign-up and forgot-password answer before looking the address up: the same status, body and
   // time whether or not an account exists. The lookup and the mail happen after the answer.
@@ -65,7 +66,6 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/users/signup', { config: { access: 'public' }, schema: signUpSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'signup', request.body.email);
     const body = request.body;
-    const baseUrl = baseUrlOf(request);
     await ctx.database.ping();
     ctx.background.run('sign-up', () => requestSignUp({ db: ctx.db, mailer: ctx.mailer }, body, baseUrl));
     return reply.status(202).send({ message: SIGNUP_CHECK_EMAIL });
@@ -103,10 +103,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/users/refresh-token', { config: personal, schema: refreshTokenSchema }, async (request, reply) => {
     try {
-      const { user, tokens } = await refreshSession(sessionDeps, request.cookies[REFRESH_COOKIE]);
-      // null: another tab just rotated this token; its browser already holds the new cookies
-      if (tokens) setAuthCookies(reply, cookieOptions, tokens);
-      return presentUser(user);
+      const refreshed = await refreshSession(sessionDeps, request.cookies[REFRESH_COOKIE]);
+      // Another tab just rotated this token and its browser already holds the new cookies: nothing
+      // is issued, and nothing about the account is told to whoever replays the token.
+      if (!refreshed.tokens) return { message: SESSION_REFRESHED_ELSEWHERE };
+      setAuthCookies(reply, cookieOptions, refreshed.tokens);
+      return presentUser(refreshed.user);
     } catch (err) {
       clearAuthCookies(reply, config.cookieSecure); // a dead session's cookies are of no further use
       throw err;
@@ -127,22 +129,31 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     const guessKey = `auth:profile-password:user:${current.id}`;
     const checksPassword = changesCredentials(current, request.body) && !!request.body.currentPassword;
     if (checksPassword) await enforceRateLimits(ctx.rateLimiter, reply, [guessKey], config.authRateLimit);
+    // Each change of e-mail mails two addresses, one of them any address at all: limited per account.
+    if (changesEmail(current, request.body)) await enforceRateLimits(ctx.rateLimiter, reply, [`auth:email-change:user:${current.id}`], config.authRateLimit);
     try {
-      const user = await updateProfile(ctx.db, current, request.body);
+      const { user, pendingEmail } = await updateProfile({ db: ctx.db, mailer: ctx.mailer, siteUrl: config.siteUrl }, current, request.body);
       // A new password ended the account's other sessions: their chat sockets close too.
-      if (changesCredentials(current, request.body)) ctx.recheckChatSockets(current.id);
+      if (request.body.password) ctx.recheckChatSockets(current.id);
       if (checksPassword) await ctx.rateLimiter.reset(guessKey);
-      return presentUser(user);
+      return { ...presentUser(user), ...(pendingEmail ? { pendingEmail } : {}) };
     } catch (err) {
       if (checksPassword && !(err instanceof AppError && err.code === currentPasswordIncorrect().code)) await ctx.rateLimiter.reset(guessKey);
       throw err;
     }
   });
 
+  // The link mailed to a new address (PUT users/profile): anyone holding it may use it, signed in or
+  // not, in any browser; it tells nothing of the account but the address it confirms.
+  app.post('/users/confirm-email', { config: { access: 'public' }, schema: confirmEmailChangeSchema }, async (request, reply) => {
+    await limitAttempts(request, reply, 'confirm-email', hashToken(request.body.token));
+    const { email } = await confirmEmailChange(ctx.db, request.body.token);
+    return { message: EMAIL_CHANGE_CONFIRMED, email };
+  });
+
   app.post('/users/forgot-password', { config: { access: 'public' }, schema: forgotPasswordSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'forgot', request.body.email);
     const { email } = request.body;
-    const baseUrl = baseUrlOf(request);
     await ctx.database.ping();
     ctx.background.run('forgot-password', () => requestPasswordReset({ db: ctx.db, mailer: ctx.mailer }, email, baseUrl));
     return { message: FORGOT_PASSWORD_MESSAGE };

@@ -1,7 +1,9 @@
 import {
-  confirmSignUpBodySchema, currentUserResponseSchema, errorResponseSchema, forgotPasswordBodySchema, messageResponseSchema,
-  resetPasswordBodySchema, signInBodySchema, signUpBodySchema, updateProfileBodySchema, userSchema,
+  confirmEmailChangeBodySchema, confirmEmailChangeResponseSchema, confirmSignUpBodySchema, currentUserResponseSchema,
+  errorResponseSchema, forgotPasswordBodySchema, messageResponseSchema, resetPasswordBodySchema, signInBodySchema,
+  signUpBodySchema, updateProfileBodySchema, updateProfileResponseSchema, userSchema,
 } from '@shop/contracts';
+import { z } from 'zod';
 
 const tags = ['users'];
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorResponseSchema]));
@@ -43,8 +45,10 @@ export const signOutSchema = {
 export const refreshTokenSchema = {
   tags,
   summary: 'Rotate the refresh token and issue a new access token',
-  description: 'The refresh cookie is single-use; presenting a used one revokes the whole session, except the one the latest rotation spent, within a few seconds (another tab refreshing at the same moment): 200 with no new cookies.',
-  response: { 200: userSchema, ...errors(401, 403) },
+  description:
+    'The refresh cookie is single-use; presenting a used one revokes the whole session, except the one the latest rotation ' +
+    'spent, within a few seconds (another tab refreshing at the same moment): 200 with only a message, no cookies and nothing about the account.',
+  response: { 200: z.union([userSchema, messageResponseSchema]), ...errors(401, 403) },
 };
 
 export const currentUserSchema = {
@@ -56,13 +60,28 @@ export const currentUserSchema = {
 
 export const updateProfileSchema = {
   tags,
-  summary: "Update the signed-in user's name, e-mail and password",
+  summary: "Update the signed-in user's name and password, and ask for a new e-mail",
   description:
     'An empty or missing password keeps the current one; a new password signs out the other sessions. Changing the ' +
-    'e-mail or the password requires currentPassword (400 when missing, 401 when wrong).',
+    'e-mail or the password requires currentPassword (400 when missing, 401 when wrong). A new e-mail is not set at ' +
+    'once: the new address gets a confirmation link (valid 24 hours; POST users/confirm-email), the current address a ' +
+    'notice with a link to secure the account, and the answer carries pendingEmail; until the link is used the account ' +
+    'keeps, and signs in with, its current e-mail. Changes of e-mail are rate limited per account.',
   security: cookieAuth,
   body: updateProfileBodySchema,
-  response: { 200: userSchema, ...errors(400, 401, 403, 409, 429) },
+  response: { 200: updateProfileResponseSchema, ...errors(400, 401, 403, 409, 429) },
+};
+
+export const confirmEmailChangeSchema = {
+  tags,
+  summary: 'Confirm a new e-mail address from the link mailed to it',
+  description:
+    'Spends the token and makes the new address the account\'s e-mail. 400 for a link that is unknown ' +
+    '(EMAIL_CHANGE_INVALID), used (EMAIL_CHANGE_USED), replaced by a newer change or voided by a password reset ' +
+    '(EMAIL_CHANGE_CANCELLED) or expired (EMAIL_CHANGE_EXPIRED); 409 (EMAIL_CHANGE_TAKEN) when another account took the ' +
+    'address meanwhile, nothing changed. Rate limited per IP.',
+  body: confirmEmailChangeBodySchema,
+  response: { 200: confirmEmailChangeResponseSchema, ...errors(400, 403, 409, 429) },
 };
 
 export const forgotPasswordSchema = {

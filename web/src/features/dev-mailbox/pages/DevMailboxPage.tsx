@@ -53,8 +53,8 @@ function Message({ m }: { m: DevMailboxMessage }) {
 /**
  * /dev/mailbox: outside production, without SMTP_URL, every message the shop kept, newest first,
  * links clickable (sign-up confirmation, password reset, set-password), so those can be tried locally.
- * Where the shop has no such mailbox (production, or mail sent through SMTP_URL) the API answers 404
- * and this is the not-found page (the server answers the page with 404 too: entry-server.tsx); the
+ * Where the shop has no such mailbox (production, or mail sent through SMTP_URL), and to any other
+ * machine than the shop's own, the API answers 404 and this is the not-found page (the server answers the page with 404 too: entry-server.tsx); the
  * text about the mailbox shows only once the mailbox has answered.
  */
 export default function DevMailboxPage() {
@@ -71,7 +71,7 @@ export default function DevMailboxPage() {
         <>
           <p className="text-body-secondary">
             No mail server is configured (SMTP_URL), so the shop keeps its messages here instead of sending them. Newest first. This page
-            exists only outside production.
+            exists only outside production, and only for this machine: other devices get a 404.
           </p>
           {mailbox.data.messages.length === 0 ? <MessageBox>No messages yet.</MessageBox> : mailbox.data.messages.map((m) => <Message key={m.id} m={m} />)}
         </>

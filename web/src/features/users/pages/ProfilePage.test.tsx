@@ -88,8 +88,9 @@ describe('ProfilePage', () => {
     expect(screen.getByLabelText('Current Password')).toBeInTheDocument();
   });
 
-  it('sends the current password with a new e-mail; a wrong one is shown once, beside the field', async () => {
-    const updated = { ...customer, email: 'jane.new@example.com' };
+  it('sends the current password with a new e-mail; a wrong one is shown once, beside the field; then says where the confirmation went', async () => {
+    // The server keeps the account's e-mail until the new address confirms it.
+    const updated = { ...customer, pendingEmail: 'jane.new@example.com' };
     let attempt = 0;
     const { callsTo } = mockApi({
       'PUT users/profile': () => (++attempt === 1
@@ -111,10 +112,18 @@ describe('ProfilePage', () => {
     await user.clear(screen.getByLabelText('Current Password'));
     await user.type(screen.getByLabelText('Current Password'), 'jane1234');
     await user.click(screen.getByRole('button', { name: 'Update' }));
-    await waitFor(() => expect(probe.state.userInfo).toEqual(updated));
     expect(callsTo('PUT users/profile')[1]?.body).toEqual({ name: 'Jane Customer', email: 'jane.new@example.com', password: '', currentPassword: 'jane1234' });
-    expect(await screen.findByText('User updated successfully')).toBeInTheDocument();
+    // A toast, and an alert that stays: the link went to the new address, the old one stays until it is opened.
+    expect(await screen.findByText('Confirmation link sent to jane.new@example.com. Your e-mail stays jane@example.com until you open it.')).toBeInTheDocument();
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent(
+      'Confirm your new e-mail address. We sent a link to jane.new@example.com. Until you open it (within 24 hours), your account keeps jane@example.com and you sign in with it. We also told jane@example.com about the change.',
+    );
+    // The session keeps the account as the server has it (no pendingEmail in it), and so does the form.
+    expect(probe.state.userInfo).toEqual(customer);
+    expect(screen.getByLabelText('Email')).toHaveValue('jane@example.com');
     expect(screen.queryByLabelText('Current Password')).not.toBeInTheDocument();
+    expect(screen.queryByText('User updated successfully')).not.toBeInTheDocument();
   });
 
   it('shows a server field error (e-mail in use) beside the field only', async () => {

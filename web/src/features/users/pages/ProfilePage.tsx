@@ -1,5 +1,6 @@
+import { EMAIL_CHANGE_TOKEN_TTL_HOURS } from '@shop/contracts/constants';
 import type { User } from '@shop/contracts';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
 import { useStore } from '../../../lib/store';
@@ -12,8 +13,26 @@ import type { ProfileForm } from '../lib/profile-schema';
 
 const FIELDS = ['name', 'email', 'password', 'currentPassword'] as const;
 
+/** A change of e-mail waiting for the new address to confirm it (this visit only: the server keeps it, not the page). */
+interface PendingEmail {
+  newEmail: string;
+  currentEmail: string;
+}
+
+/** What the page says after asking for a new e-mail: where the link went, and that nothing changed yet. */
+function PendingEmailNotice({ pending }: { pending: PendingEmail }) {
+  return (
+    <MessageBox variant="info">
+      <strong>Confirm your new e-mail address.</strong> We sent a link to <strong className="text-break">{pending.newEmail}</strong>. Until you open
+      it (within {EMAIL_CHANGE_TOKEN_TTL_HOURS} hours), your account keeps <strong className="text-break">{pending.currentEmail}</strong> and you sign
+      in with it. We also told {pending.currentEmail} about the change.
+    </MessageBox>
+  );
+}
+
 function ProfileFormView({ user }: { user: User }) {
   const update = useUpdateProfile();
+  const [pending, setPending] = useState<PendingEmail | null>(null);
   const replaceSessionUser = useReplaceSessionUser();
   const resolver = useMemo(
     () => lazyResolver(() => import('../lib/profile-schema').then((m) => m.profileResolver(user.email))),
@@ -37,12 +56,19 @@ function ProfileFormView({ user }: { user: User }) {
     update.mutate(
       { name, email: newEmail, password: newPassword, ...(needsCurrentPassword ? { currentPassword } : {}) },
       {
-        onSuccess: (updated) => {
+        onSuccess: ({ pendingEmail, ...updated }) => {
           replaceSessionUser(updated);
           resetField('password');
           resetField('confirmPassword');
           resetField('currentPassword');
-          toast.success('User updated successfully');
+          if (pendingEmail) {
+            // The account keeps its address until the link is opened: the field shows it again.
+            resetField('email', { defaultValue: updated.email });
+            setPending({ newEmail: pendingEmail, currentEmail: updated.email });
+            toast.info(`Confirmation link sent to ${pendingEmail}. Your e-mail stays ${updated.email} until you open it.`);
+          } else {
+            toast.success('User updated successfully');
+          }
         },
         onError: (error) => applyFieldErrors(error, setError, FIELDS),
       },
@@ -53,6 +79,7 @@ function ProfileFormView({ user }: { user: User }) {
   return (
     <>
       {alert && <MessageBox variant="danger">{alert}</MessageBox>}
+      {pending && <PendingEmailNotice pending={pending} />}
       <form onSubmit={onSubmit} noValidate>
         <FormField id="profile-name" label="Name" type="text" autoComplete="name" registration={register('name')} error={errors.name} />
         <FormField id="profile-email" label="Email" type="email" autoComplete="email" registration={register('email')} error={errors.email} />

@@ -76,9 +76,15 @@ export default function UserEditPage() {
           <div className="mb-3">
             <label htmlFor="user-email" className="form-label">Email</label>
             <input id="user-email" type="email" className={`form-control${errors.email ? ' is-invalid' : ''}`} value={form.email} required
-              aria-invalid={Boolean(errors.email)} aria-describedby={errors.email ? 'user-email-error' : undefined}
+              aria-invalid={Boolean(errors.email)}
+              aria-describedby={[errors.email ? 'user-email-error' : '', isNew ? '' : 'user-email-help'].filter(Boolean).join(' ') || undefined}
               onChange={(e) => setForm({ ...form, email: e.target.value })} />
             {errors.email && <div id="user-email-error" className="invalid-feedback">{errors.email}</div>}
+            {!isNew && (
+              <div id="user-email-help" className="form-text">
+                A new address takes effect at once (no confirmation); the old address is told of the change.
+              </div>
+            )}
           </div>
           <div className="form-check mb-3">
             <input id="user-is-admin" type="checkbox" className="form-check-input" checked={form.isAdmin} onChange={(e) => setForm({ ...form, isAdmin: e.target.checked })} />
