@@ -237,6 +237,7 @@ export const ORDER_MESSAGES = {
   refunded: 'Refund recorded',
   noteAdded: 'Note added',
   alreadyCancelled: 'This order is already cancelled',
+  cancelledNotPayable: 'This order has been cancelled: it can no longer be paid',
   deliveredNotCancellable: 'A delivered order cannot be cancelled: refund it instead',
   expiredNotCancellable: 'This order has expired: there is nothing to cancel',
   paidOwnerCancel: 'This order is paid: please contact us to cancel it',

@@ -15,6 +15,7 @@ import { authPlugin } from './lib/auth.ts';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background.ts';
 import type { AppContext } from './lib/context.ts';
 import { registerErrorHandling } from './lib/http-errors.ts';
+import { registerIdempotency } from './lib/idempotency.ts';
 import { createJobRunner, pruneFinishedJobs } from './lib/jobs.ts';
 import { registerInputGuard } from './lib/input-guard.ts';
 import { loggerOptions, registerRequestLogging } from './lib/logging.ts';
@@ -167,6 +168,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     cookieSecure: config.cookieSecure,
   });
+  // Idempotency-Key on the routes that move money (config.idempotent): after auth, before the routes.
+  registerIdempotency(app, { db: ctx.db, jobs: jobRunner, purgeEveryMs: config.cleanupEveryMs });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -79,6 +79,7 @@ export async function payOrder(deps: PaymentDeps, payer: AuthUser, orderId: stri
     throw notFound(ORDER_MESSAGES.notFound);
   }
   if (found.order.isPaid) return { message: ORDER_MESSAGES.alreadyPaid, order: presentOrder(found) };
+  if (found.order.cancelledAt) throw badRequest(ORDER_MESSAGES.cancelledNotPayable, undefined, 'ORDER_CANCELLED');
   if (!body.paypalOrderId && !useDemo) throw badRequest(ORDER_MESSAGES.paymentRequired, undefined, 'PAYMENT_REQUIRED');
 
   if (useDemo) {

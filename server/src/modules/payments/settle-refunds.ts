@@ -1,0 +1,48 @@
+import { and, asc, eq, lte } from 'drizzle-orm';
+import type { JobRunner } from '../../lib/jobs.ts';
+import { orderRefunds } from '../../db/schema.ts';
+import type { PaymentDeps } from './record-payment.ts';
+import { settlePendingRefund } from './refund-order.ts';
+
+/** The periodic job that settles refunds left pending (PayPal's answer or the shop's write was lost). */
+export const REFUND_SETTLE_JOB = 'payments.refunds.settle';
+/** A pending refund younger than this belongs to a request still under way: left to it. */
+export const REFUND_SETTLE_AFTER_MS = 60_000;
+/** Refunds asked about per round (each is a round trip to PayPal). */
+export const REFUND_SETTLE_BATCH = 25;
+/** After this many unanswered refunds in a row PayPal is taken to be down until the next round. */
+const DOWN_AFTER = 2;
+
+/**
+ * One round: each refund pending for more than REFUND_SETTLE_AFTER_MS is asked again with its own
+ * PayPal-Request-Id, so PayPal answers the refund it made (recorded once) or makes it now, or
+ * refuses it (failed, nothing changed). Like the expiry sweep's PayPal check (release-stock.ts).
+ */
+export async function settlePendingRefunds(deps: PaymentDeps, now: Date = new Date()): Promise<{ succeeded: number; failed: number; unknown: number }> {
+  const due = await deps.db.select().from(orderRefunds)
+    .where(and(eq(orderRefunds.status, 'pending'), lte(orderRefunds.createdAt, new Date(now.getTime() - REFUND_SETTLE_AFTER_MS))))
+    .orderBy(asc(orderRefunds.createdAt), asc(orderRefunds.id))
+    .limit(REFUND_SETTLE_BATCH);
+  const result = { succeeded: 0, failed: 0, unknown: 0 };
+  let unknownInARow = 0;
+  for (const refund of due) {
+    if (unknownInARow >= DOWN_AFTER) break;
+    try {
+      const settled = await settlePendingRefund(deps, refund);
+      result[settled.status] += 1;
+      unknownInARow = settled.status === 'unknown' ? unknownInARow + 1 : 0;
+      if (settled.status === 'succeeded') deps.log.warn({ orderId: refund.orderId, refundId: refund.id }, 'recorded a PayPal refund left pending');
+      if (settled.status === 'failed') deps.log.warn({ orderId: refund.orderId, refundId: refund.id, issue: settled.issue }, 'a refund left pending was refused by PayPal: nothing changed');
+    } catch (err) {
+      result.unknown += 1;
+      deps.log.error({ err, orderId: refund.orderId, refundId: refund.id }, 'settling a pending refund failed');
+    }
+  }
+  return result;
+}
+
+/** Registers the sweep on the job runner, every `everyMs` (once per period across a fleet). */
+export function registerRefundSettlement(jobs: JobRunner, deps: PaymentDeps, everyMs: number): void {
+  jobs.register(REFUND_SETTLE_JOB, async () => settlePendingRefunds(deps));
+  jobs.schedule(REFUND_SETTLE_JOB, everyMs);
+}
