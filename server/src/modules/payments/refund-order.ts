@@ -14,6 +14,12 @@ import { PayPalApiError } from './paypal-client.ts';
 import { cancellationMail, customerOf, orderPageUrl, recordMailIn, refundMail } from './refund-mails.ts';
 import type { PaymentDeps } from './record-payment.ts';
 
+/**
+ * A pending refund younger than this belongs to a request still under way: another request waits
+ * for it (409), the sweep leaves it alone. Only a retry of the same request settles it sooner.
+ */
+export const REFUND_SETTLE_AFTER_MS = 60_000;
+
 /** What is asked: a refund of lines and an amount, or the full refund of a cancellation. */
 export type RefundRequest =
   | { kind: 'refund'; body: CreateRefundBody }
@@ -256,8 +262,9 @@ async function openRefund(deps: PaymentDeps, actor: AuthUser, orderId: string, r
 /**
  * POST orders/{id}/refunds (admin), and the refund of a cancellation. A pending refund left by an
  * earlier attempt (PayPal's answer or our write was lost) is settled first with its own
- * PayPal-Request-Id, so it is never made twice; when it is this same request, its result is the
- * answer. Then the refund is opened under the order's lock, PayPal is asked (POST
+ * PayPal-Request-Id, so it is never made twice; when it is this same request (a retry), its result
+ * is the answer. Another request waits (409) while a pending refund is younger than
+ * REFUND_SETTLE_AFTER_MS: it is probably still under way. Then the refund is opened under the order's lock, PayPal is asked (POST
  * /v2/payments/captures/{capture_id}/refund with PayPal-Request-Id `refund-<id>`), and its answer
  * is recorded once. PayPal refusing changes nothing and says why (400 REFUND_REFUSED); no answer
  * leaves it pending (502), asked again by a retry or the sweep (settle-refunds.ts).
@@ -267,6 +274,9 @@ export async function refundOrder(deps: PaymentDeps, actor: AuthUser, orderId: s
   const [leftBehind] = await deps.db.select().from(orderRefunds)
     .where(and(eq(orderRefunds.orderId, orderId), eq(orderRefunds.status, 'pending'))).limit(1);
   if (leftBehind) {
+    // Another administrator's refund still under way: wait for it (the sweep settles it if abandoned).
+    const isYoung = Date.now() - leftBehind.createdAt.getTime() < REFUND_SETTLE_AFTER_MS;
+    if (isYoung && !isSameRequest(leftBehind, request)) throw new AppError(409, ORDER_MESSAGES.refundPending, 'REFUND_PENDING', undefined, 60);
     const settled = await settlePendingRefund(deps, leftBehind);
     if (settled.status === 'unknown') throw refundUnknown();
     if (isSameRequest(leftBehind, request)) {

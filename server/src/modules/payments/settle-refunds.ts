@@ -2,12 +2,12 @@ import { and, asc, eq, lte } from 'drizzle-orm';
 import type { JobRunner } from '../../lib/jobs.ts';
 import { orderRefunds } from '../../db/schema.ts';
 import type { PaymentDeps } from './record-payment.ts';
-import { settlePendingRefund } from './refund-order.ts';
+import { REFUND_SETTLE_AFTER_MS, settlePendingRefund } from './refund-order.ts';
+
+export { REFUND_SETTLE_AFTER_MS };
 
 /** The periodic job that settles refunds left pending (PayPal's answer or the shop's write was lost). */
 export const REFUND_SETTLE_JOB = 'payments.refunds.settle';
-/** A pending refund younger than this belongs to a request still under way: left to it. */
-export const REFUND_SETTLE_AFTER_MS = 60_000;
 /** Refunds asked about per round (each is a round trip to PayPal). */
 export const REFUND_SETTLE_BATCH = 25;
 /** After this many unanswered refunds in a row PayPal is taken to be down until the next round. */
