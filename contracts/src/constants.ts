@@ -238,6 +238,7 @@ export const ORDER_MESSAGES = {
   noteAdded: 'Note added',
   alreadyCancelled: 'This order is already cancelled',
   cancelledNotPayable: 'This order has been cancelled: it can no longer be paid',
+  cancelledWhilePaying: 'This order was cancelled while it was being paid: your payment has been refunded in full',
   deliveredNotCancellable: 'A delivered order cannot be cancelled: refund it instead',
   expiredNotCancellable: 'This order has expired: there is nothing to cancel',
   paidOwnerCancel: 'This order is paid: please contact us to cancel it',
@@ -247,4 +248,6 @@ export const ORDER_MESSAGES = {
   refundEmpty: 'Choose the lines to refund or enter an amount',
   refundPending: 'A refund of this order is still waiting for PayPal\'s answer. It is asked again automatically; try again in a minute.',
   supplierSending: 'This order is being sent to the supplier right now. Try again in a minute.',
+  paypalCheckFailed: 'PayPal could not be reached to check whether this order was paid. Try again in a moment.',
+  paypalPending: 'The PayPal payment of this order is still pending at PayPal: it can be cancelled once PayPal has settled it.',
 } as const;

@@ -86,6 +86,8 @@ export interface PayPalMock {
   setRefundStatus(status: 'COMPLETED' | 'PENDING'): void;
   /** Holds the next refund request until `release()`; `arrived` resolves when it comes in. */
   holdNextRefund(): { arrived: Promise<void>; release: () => void };
+  /** Holds the next capture request until `release()` (the moment between a pay call's checks and its capture). */
+  holdNextCapture(): { arrived: Promise<void>; release: () => void };
   /** Expires every token handed out so far (the next API call gets 401). */
   revokeTokens(): void;
   tokenRequests(): number;
@@ -93,6 +95,14 @@ export interface PayPalMock {
 }
 
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function newHold() {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((r) => { arrive = r; });
+  const wait = new Promise<void>((r) => { release = r; });
+  return { hold: { arrive, wait }, handle: { arrived, release } };
+}
 const newPayPalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
 
 export async function startPayPalMock(opts: { clientId?: string; clientSecret?: string } = {}): Promise<PayPalMock> {
@@ -109,6 +119,7 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
   let loseNextRefund = false;
   let refundStatus: 'COMPLETED' | 'PENDING' = 'COMPLETED';
   let refundHold: { arrive: () => void; wait: Promise<void> } | null = null;
+  let captureHold: { arrive: () => void; wait: Promise<void> } | null = null;
   let url = '';
 
   const debugId = () => randomBytes(6).toString('hex');
@@ -337,6 +348,12 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
       if (req.method === 'GET' && !m[2]) return send(res, 200, representation(order));
 
       if (req.method === 'POST' && m[2]) {
+        if (captureHold) {
+          const hold = captureHold;
+          captureHold = null;
+          hold.arrive();
+          await hold.wait;
+        }
         return withIdempotency(req, res, `capture:${order.id}`, () => {
           if (order.status === 'COMPLETED') {
             apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured. If \'intent=CAPTURE\' only one capture per order is allowed.');
@@ -407,12 +424,14 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
     loseNextRefundAnswer() { loseNextRefund = true; },
     setRefundStatus(status) { refundStatus = status; },
     holdNextRefund() {
-      let arrive!: () => void;
-      let release!: () => void;
-      const arrived = new Promise<void>((r) => { arrive = r; });
-      const wait = new Promise<void>((r) => { release = r; });
-      refundHold = { arrive, wait };
-      return { arrived, release };
+      const { hold, handle } = newHold();
+      refundHold = hold;
+      return handle;
+    },
+    holdNextCapture() {
+      const { hold, handle } = newHold();
+      captureHold = hold;
+      return handle;
     },
     revokeTokens() { tokens.clear(); },
     tokenRequests: () => tokenCount,

@@ -8,6 +8,7 @@ import { loadOrder, loadOrderDetail } from '../orders/find-orders.ts';
 import { recordOrderEvents } from '../orders/order-events.ts';
 import { isOrderExpired, presentOrder } from '../orders/orders.presenter.ts';
 import { restockOrders } from '../orders/release-stock.ts';
+import type { CheckPayPalOrder } from '../orders/release-stock.ts';
 import type { CancelSupplierOrder } from '../supplier/index.ts';
 import type { PaymentDeps } from './record-payment.ts';
 import { refundOrder } from './refund-order.ts';
@@ -16,6 +17,8 @@ import { cancellationMail, customerOf, orderPageUrl, recordMailIn } from './refu
 export interface CancelDeps extends PaymentDeps {
   /** The supplier module's withdrawal of a supplier order (unset: no supplier orders to withdraw). */
   cancelSupplierOrder: CancelSupplierOrder | undefined;
+  /** Asks PayPal whether an unpaid order's PayPal order was captured, recording it if so (settle-paypal-order.ts). */
+  checkPayPalOrder: CheckPayPalOrder | undefined;
 }
 
 async function answer(deps: CancelDeps, viewer: AuthUser, orderId: string): Promise<OrderResponse> {
@@ -85,6 +88,14 @@ export async function cancelOrder(deps: CancelDeps, viewer: AuthUser, orderId: s
   if (found.order.cancelledAt) return answer(deps, viewer, orderId);
   if (!found.order.isPaid) {
     if (isOrderExpired(found.order, now)) throw new AppError(409, ORDER_MESSAGES.expiredNotCancellable, 'ORDER_EXPIRED');
+    // Money taken at PayPal but not recorded yet (a pay call whose write failed) is recorded first,
+    // as the expiry sweep does: the order is then paid, and cancelled as a paid order.
+    const paypalOrderId = found.order.paypalOrderId;
+    if (paypalOrderId && deps.paypal && deps.checkPayPalOrder) {
+      const verdict = await deps.checkPayPalOrder({ orderId, paypalOrderId });
+      if (verdict === 'unreachable') throw new AppError(502, ORDER_MESSAGES.paypalCheckFailed, 'PAYPAL_UNAVAILABLE');
+      if (verdict === 'pending') throw new AppError(409, ORDER_MESSAGES.paypalPending, 'PAYMENT_PENDING', undefined, 300);
+    }
     if (await cancelUnpaid(deps, viewer, orderId, reason, now)) return answer(deps, viewer, orderId);
     // Paid, expired or cancelled while we looked: decide again on what it is now.
     found = await loadOrder(deps.db, orderId);

@@ -35,7 +35,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.status(201).send(await refundOrder(deps, requireUser(request), request.params.id, { kind: 'refund', body: request.body })));
 
   app.post('/orders/:id/cancel', { config: { access: 'user', idempotent: true }, schema: s.cancelOrderSchema }, async (request) =>
-    cancelOrder({ ...deps, cancelSupplierOrder: app.ctx.cancelSupplierOrder }, requireUser(request), request.params.id, request.body));
+    cancelOrder({ ...deps, cancelSupplierOrder: app.ctx.cancelSupplierOrder, checkPayPalOrder: app.ctx.checkPayPalOrder }, requireUser(request), request.params.id, request.body));
 
   // Refunds whose PayPal answer (or our write of it) was lost are settled by this sweep.
   registerRefundSettlement(app.ctx.jobs, deps, REFUND_SETTLE_EVERY_MS);

@@ -302,6 +302,49 @@ describe(`refunds through PayPal (local PayPal server) on ${TEST_DB}`, () => {
     }
   });
 
+  it('cancelling an order whose PayPal payment was captured but not recorded: recorded first, then refunded with the cancellation', async () => {
+    const p = await createProduct(t, { price: 14, countInStock: 10 });
+    const order = await placeOrder(t, alice, [{ productId: p.id, quantity: 1 }]);
+    const created = await call<{ id: string }>(t, alice, 'POST', `/api/orders/${order._id}/paypal/create`);
+    mock.approve(created.body.id);
+    // A pay call captured it and its write was lost: captured at PayPal, unpaid in the shop.
+    const token = await fetch(`${mock.url}/v1/oauth2/token`, {
+      method: 'POST', body: 'grant_type=client_credentials',
+      headers: { Authorization: `Basic ${Buffer.from(`${mock.clientId}:${mock.clientSecret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    expect((await fetch(`${mock.url}/v2/checkout/orders/${created.body.id}/capture`, {
+      method: 'POST', body: '{}', headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' },
+    })).status).toBe(201);
+    // The owner may not cancel a paid order: the payment is recorded and the answer says so.
+    expect(await call(t, alice, 'POST', `/api/orders/${order._id}/cancel`, {})).toMatchObject({ status: 409, body: { code: 'ORDER_PAID' } });
+    const res = await call<{ order: Order }>(t, admin, 'POST', `/api/orders/${order._id}/cancel`, { reason: 'Duplicate order' });
+    expect(res).toMatchObject({ status: 200, body: { order: { isPaid: true, status: 'cancelled', refundedAmount: 14 } } });
+    const captureId = res.body.order.paymentResult!.id;
+    expect([...mock.refunds.values()].filter((r) => r.captureId === captureId).map((r) => r.amount.value)).toEqual(['14.00']);
+  });
+
+  it('an order cancelled while its PayPal capture is under way: the money taken goes straight back', async () => {
+    const p = await createProduct(t, { price: 21, countInStock: 10 });
+    const order = await placeOrder(t, alice, [{ productId: p.id, quantity: 1 }]);
+    const created = await call<{ id: string }>(t, alice, 'POST', `/api/orders/${order._id}/paypal/create`);
+    mock.approve(created.body.id);
+    const hold = mock.holdNextCapture();
+    const paying = call(t, alice, 'PUT', `/api/orders/${order._id}/pay`, { paypalOrderId: created.body.id });
+    await hold.arrived;
+    // PayPal says approved, not captured: the cancellation goes ahead and releases the stock.
+    expect((await call(t, alice, 'POST', `/api/orders/${order._id}/cancel`, {})).status).toBe(200);
+    expect(await stockOf(t, p.id)).toBe(10);
+    hold.release();
+    expect(await paying).toEqual({
+      status: 400, body: { message: 'This order was cancelled while it was being paid: your payment has been refunded in full', code: 'ORDER_CANCELLED' },
+    });
+    const capture = mock.orders.get(created.body.id)!.purchase_units[0]!.payments!.captures[0]!;
+    const back = [...mock.refunds.values()].filter((r) => r.captureId === capture.id);
+    expect(back.map((r) => r.amount.value)).toEqual(['21.00']);
+    expect(refundsAtPayPal(mock).find((r) => r.path.includes(capture.id))!.headers['paypal-request-id']).toBe(`cancelled-${capture.id}`);
+    expect((await call<Order>(t, alice, 'GET', `/api/orders/${order._id}`)).body).toMatchObject({ isPaid: false, status: 'cancelled' });
+  });
+
   it('a fully refunded order is archived when deleted: gone from every read, its payment and refunds kept', async () => {
     const p = await createProduct(t, { price: 20, countInStock: 10 });
     const { order } = await paidOrder(bob, [{ productId: p.id, quantity: 1 }]);
