@@ -6,7 +6,7 @@ import { openMail } from '../../lib/mailer.ts';
 import { addToCart, call, createProduct, sampleAddress, stockOf } from '../../test/commerce-factories.ts';
 import { startPayPalMock, type PayPalMock } from '../../test/paypal-mock.ts';
 import { createAdmin, createTestApp, createUser, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
-import { REFUND_SETTLE_AFTER_MS, settlePendingRefunds } from './settle-refunds.ts';
+import { REFUND_SETTLE_AFTER_MS, refreshPendingProviderRefunds, settlePendingRefunds } from './settle-refunds.ts';
 
 type Json = Record<string, unknown>;
 
@@ -290,16 +290,31 @@ describe(`refunds through PayPal (local PayPal server) on ${TEST_DB}`, () => {
     expect(await mailsTo(t, bob.email, `Refund for your order #${other.order.number}`)).toHaveLength(1);
   });
 
-  it('a refund PayPal accepts as PENDING is recorded, with PayPal\'s status', async () => {
+  it('a refund PayPal accepts as PENDING is recorded, with PayPal\'s status, which the sweep follows', async () => {
     const p = await createProduct(t, { price: 6, countInStock: 10 });
     const { order } = await paidOrder(bob, [{ productId: p.id, quantity: 1 }]);
     mock.setRefundStatus('PENDING');
+    let refundId: string;
     try {
       const res = await post<RefundResponse>(t, admin, `/api/orders/${order._id}/refunds`, { amount: 6, reason: 'eCheck' });
       expect(res).toMatchObject({ status: 201, body: { refund: { status: 'succeeded', providerStatus: 'PENDING' }, order: { status: 'refunded' } } });
+      refundId = res.body.refund._id;
     } finally {
       mock.setRefundStatus('COMPLETED');
     }
+    // PayPal completes it later: the sweep follows PayPal's status.
+    const [row] = await t.database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId));
+    const { createPayPalClient } = await import('./paypal-client.ts');
+    const deps = {
+      db: t.database.db, config: t.config, mailer: t.app.ctx.mailer, log: t.app.log,
+      paypal: createPayPalClient({ clientId: mock.clientId, clientSecret: mock.clientSecret, apiBase: mock.url }),
+    };
+    const later = new Date(Date.now() + REFUND_SETTLE_AFTER_MS + 1000);
+    expect(await refreshPendingProviderRefunds(deps, later)).toEqual({ checked: 1, changed: 0 });
+    mock.refunds.get(row!.providerRefundId!)!.status = 'COMPLETED';
+    expect(await refreshPendingProviderRefunds(deps, later)).toEqual({ checked: 1, changed: 1 });
+    const [after] = await t.database.db.select().from(orderRefunds).where(eq(orderRefunds.id, refundId));
+    expect(after).toMatchObject({ status: 'succeeded', providerStatus: 'COMPLETED' });
   });
 
   it('cancelling an order whose PayPal payment was captured but not recorded: recorded first, then refunded with the cancellation', async () => {

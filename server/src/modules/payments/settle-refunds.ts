@@ -1,4 +1,4 @@
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { JobRunner } from '../../lib/jobs.ts';
 import { orderRefunds } from '../../db/schema.ts';
 import type { PaymentDeps } from './record-payment.ts';
@@ -41,8 +41,39 @@ export async function settlePendingRefunds(deps: PaymentDeps, now: Date = new Da
   return result;
 }
 
+/**
+ * Refunds PayPal accepted as PENDING (it completes them later, e.g. an eCheck) are asked about again
+ * (GET /v2/payments/refunds/{id}) until PayPal settles them: the status shown follows PayPal's. One
+ * PayPal later reports FAILED or CANCELLED (the money did not go back) is logged for an operator,
+ * who repays the customer by hand; the shop's record of the refund is left as it was.
+ */
+export async function refreshPendingProviderRefunds(deps: PaymentDeps, now: Date = new Date()): Promise<{ checked: number; changed: number }> {
+  if (!deps.paypal) return { checked: 0, changed: 0 };
+  const due = await deps.db.select().from(orderRefunds)
+    .where(and(eq(orderRefunds.status, 'succeeded'), eq(orderRefunds.providerStatus, 'PENDING'), isNotNull(orderRefunds.providerRefundId),
+      lte(orderRefunds.settledAt, new Date(now.getTime() - REFUND_SETTLE_AFTER_MS))))
+    .orderBy(asc(orderRefunds.settledAt), asc(orderRefunds.id))
+    .limit(REFUND_SETTLE_BATCH);
+  let checked = 0;
+  let changed = 0;
+  for (const refund of due) {
+    const answer = await deps.paypal.getRefund(refund.providerRefundId!).catch(() => undefined);
+    if (answer === undefined) break; // PayPal unreachable: next round
+    checked += 1;
+    const status = answer?.status.toUpperCase() ?? 'UNKNOWN';
+    if (status === 'PENDING') continue;
+    await deps.db.update(orderRefunds).set({ providerStatus: status }).where(and(eq(orderRefunds.id, refund.id), eq(orderRefunds.providerStatus, 'PENDING')));
+    changed += 1;
+    if (status !== 'COMPLETED') {
+      deps.log.error({ orderId: refund.orderId, refundId: refund.id, paypalRefundId: refund.providerRefundId, status },
+        'PayPal did not complete a refund it had accepted: the money did not go back, repay the customer by hand');
+    }
+  }
+  return { checked, changed };
+}
+
 /** Registers the sweep on the job runner, every `everyMs` (once per period across a fleet). */
 export function registerRefundSettlement(jobs: JobRunner, deps: PaymentDeps, everyMs: number): void {
-  jobs.register(REFUND_SETTLE_JOB, async () => settlePendingRefunds(deps));
+  jobs.register(REFUND_SETTLE_JOB, async () => ({ ...await settlePendingRefunds(deps), providerStatus: await refreshPendingProviderRefunds(deps) }));
   jobs.schedule(REFUND_SETTLE_JOB, everyMs);
 }
