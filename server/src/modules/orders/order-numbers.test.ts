@@ -79,7 +79,7 @@ describe(`order numbers on ${TEST_DB}`, () => {
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // a fresh embedded database migrated twice: slow on a busy machine
 });
 
 // Two app instances, as two machines would run them, on one PostgreSQL database.

@@ -230,6 +230,8 @@ async function openRefund(deps: PaymentDeps, actor: AuthUser, orderId: string, r
     const [order] = await tx.select().from(orders).where(and(eq(orders.id, orderId), isNull(orders.deletedAt))).for('update');
     if (!order) throw notFound(ORDER_MESSAGES.notFound);
     if (!order.isPaid) throw badRequest(ORDER_MESSAGES.notRefundable, undefined, 'ORDER_NOT_PAID');
+    // A PayPal payment is refunded at PayPal only: without PayPal configured nothing is written.
+    if (order.paymentProvider === 'paypal' && (!deps.paypal || !order.paymentId)) throw badRequest(ORDER_MESSAGES.paypalUnavailable, undefined, 'PAYPAL_UNAVAILABLE');
     if (request.kind === 'refund' && order.cancelledAt) throw new AppError(409, ORDER_MESSAGES.alreadyCancelled, 'ORDER_CANCELLED');
     if (toCents(order.refundedAmount) >= toCents(order.totalPrice)) throw new AppError(409, ORDER_MESSAGES.fullyRefunded, 'ORDER_REFUNDED');
     const [pending] = await tx.select({ id: orderRefunds.id }).from(orderRefunds)
