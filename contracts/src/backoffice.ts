@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './common.ts';
 import { apiDate, calendarDay } from './dates.ts';
 import { moneyMessages, numberProblemMessage, parseMoney, parseWholeNumber } from './numbers.ts';
-import { orderSchema } from './orders.ts';
+import { ORDER_STATUSES, orderSchema } from './orders.ts';
 
 // ---------------------------------------------------------------- users administration (issue 9)
 
@@ -104,15 +104,19 @@ export type SummaryQuery = z.infer<typeof summaryQuerySchema>;
 const periodFigures = z.object({ totalSales: z.number(), numOrders: z.number().int(), numUsers: z.number().int() });
 
 export const orderSummarySchema = z.object({
-  /** Paid orders in the period (by payment day, UTC). */
-  orders: z.array(z.object({ totalSales: z.number(), numOrders: z.number().int() })),
+  /**
+   * Paid orders in the period (by payment day, UTC). totalSales is net: paid minus refunded, each
+   * refund counted on the day it was given (grossSales is paid alone, totalRefunds the refunds).
+   */
+  orders: z.array(z.object({ totalSales: z.number(), numOrders: z.number().int(), grossSales: z.number(), totalRefunds: z.number() })),
   /** numUsers: every account at the end of the period; newUsers: accounts created in it. */
   users: z.array(z.object({ numUsers: z.number().int(), newUsers: z.number().int() })),
-  dailyOrders: z.array(z.object({ _id: z.string(), sales: z.number(), orders: z.number().int() })),
+  /** sales: net of the refunds given that day (refunds: given that day). */
+  dailyOrders: z.array(z.object({ _id: z.string(), sales: z.number(), orders: z.number().int(), refunds: z.number() })),
   productCategories: z.array(z.object({ _id: z.string(), count: z.number().int() })),
   range: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
   /** The same figures for the period of equal length just before. */
-  previous: periodFigures.extend({ from: z.string(), to: z.string(), newUsers: z.number().int() }),
+  previous: periodFigures.extend({ from: z.string(), to: z.string(), newUsers: z.number().int(), totalRefunds: z.number() }),
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
@@ -223,6 +227,9 @@ export const listOrdersQuerySchema = z.object({
   page: pageParam,
   pageSize: pageSizeParam(ORDERS_PAGE_SIZE, 100),
   filter: z.enum(ORDER_LIST_FILTERS, { error: `Filter must be one of ${ORDER_LIST_FILTERS.join(', ')}` }).default('all'),
+  /** One of ORDER_STATUSES (the order's `status`), or all. */
+  status: z.enum(['all', ...ORDER_STATUSES], { error: `Status must be one of all, ${ORDER_STATUSES.join(', ')}` }).default('all'),
+  /** Order number (#1003 or 1003), order id (or its start), customer name or e-mail, shipping name. */
   search: z.string().trim().max(200, 'Search must be at most 200 characters').optional(),
 });
 export type ListOrdersQuery = z.infer<typeof listOrdersQuerySchema>;

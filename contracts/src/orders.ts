@@ -26,6 +26,24 @@ import { shipmentSchema } from './supplier.ts';
  *        Demo mode:   { demo: true } from the owner, or from an admin ('Test Pay Order'); no money is taken.
  *        First payment: message 'Order is paid successfully'; a repeated call changes nothing and
  *        answers message 'Order is paid' with the same order.
+ *
+ *   POST /api/orders/:id/refunds     CreateRefundBody -> 201 RefundResponse (admin) a full or partial
+ *        refund: lines (orderItemId, quantity, restock) plus an optional amount (shipping, goodwill),
+ *        never more than paid minus earlier refunds. PayPal payments are refunded at PayPal (the
+ *        capture), demo payments as demo. 400 REFUND_REFUSED when PayPal refuses (nothing changed).
+ *   POST /api/orders/:id/cancel      CancelOrderBody -> 200 { order } (admin: any order not delivered;
+ *        the owner: their own unpaid order; anyone else 404). Unpaid: stock released. Paid: cancelled
+ *        with a full refund in one step (supplier orders are cancelled at CJ first; 409
+ *        SUPPLIER_SHIPPED when CJ has shipped: refund instead).
+ *   POST /api/orders/:id/notes       { text } -> 201 { event, order } (admin) an internal note.
+ *   DELETE /api/orders/:id on an order that took money and is neither fully refunded nor cancelled:
+ *        409 'Refund or cancel a paid order before deleting it'.
+ *
+ * POST orders, PUT orders/:id/pay, POST orders/:id/refunds and POST orders/:id/cancel honour an
+ * `Idempotency-Key` header (1-255 visible characters, scoped to the signed-in user, kept 24 h): the
+ * same key and request answer the first answer again (header `Idempotent-Replayed: true`); the same
+ * key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409
+ * IDEMPOTENCY_KEY_IN_USE.
  */
 export const orderItemSchema = z.object({
   _id: idSchema,
@@ -42,6 +60,10 @@ export const orderItemSchema = z.object({
   variantName: z.string().nullable().optional(),
   /** Supplier lines: status, carrier and tracking number as the supplier reports them. */
   tracking: shipmentSchema.nullable().optional(),
+  /** Units of this line refunded so far. */
+  refundedQuantity: z.number().int().optional(),
+  /** The line has left the warehouse (a supplier line with a tracking number, or a delivered order): refunds do not restock it by default. */
+  shipped: z.boolean().optional(),
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
@@ -64,8 +86,80 @@ export const paymentResultSchema = z.object({
 });
 export type PaymentResult = z.infer<typeof paymentResultSchema>;
 
+/**
+ * Where an order stands, one word (money first): cancelled, refunded (in full), partially_refunded,
+ * delivered, paid, expired (unpaid past its time, stock released), unpaid.
+ */
+export const ORDER_STATUSES = ['unpaid', 'paid', 'partially_refunded', 'refunded', 'cancelled', 'expired', 'delivered'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * What an order's timeline records. Customers see placed, paid, processing (forwarded to the supplier),
+ * shipped, delivered, undelivered, refunded, cancelled and expired, in customer words (never the supplier's
+ * name); administrators also see internal notes and supplier steps (`internal: true`).
+ */
+export const ORDER_EVENT_TYPES = [
+  'placed', 'paid', 'forwarded', 'shipped', 'delivered', 'undelivered', 'refunded', 'cancelled', 'expired', 'note', 'supplier_cancelled',
+] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+export const orderEventSchema = z.object({
+  _id: idSchema,
+  type: z.enum(ORDER_EVENT_TYPES),
+  /** What happened, worded for the viewer (customers: 'Processing', 'Shipped', ...). */
+  message: z.string(),
+  createdAt: z.string(),
+  /** Only administrators see internal events (notes, supplier steps). */
+  internal: z.boolean(),
+  /** refunded: the amount given back. */
+  amount: z.number().nullable().optional(),
+  /** shipped: carrier and tracking number. */
+  carrier: z.string().nullable().optional(),
+  trackingNumber: z.string().nullable().optional(),
+  /** Admin view: the administrator who wrote the note or did the action. */
+  author: z.object({ _id: idSchema, name: z.string() }).nullable().optional(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+export const REFUND_STATUSES = ['succeeded', 'pending'] as const;
+
+export const refundLineSchema = z.object({
+  orderItemId: idSchema,
+  name: z.string(),
+  quantity: z.number().int(),
+  /** Unit price x quantity. */
+  amount: z.number(),
+  /** Put back in stock. */
+  restock: z.boolean(),
+});
+export type RefundLine = z.infer<typeof refundLineSchema>;
+
+export const refundSchema = z.object({
+  _id: idSchema,
+  /** Everything given back by this refund: its lines plus `extraAmount`. */
+  amount: z.number(),
+  /** Given back beyond the lines (shipping, goodwill). */
+  extraAmount: z.number(),
+  lines: z.array(refundLineSchema),
+  reason: z.string(),
+  createdAt: z.string(),
+  provider: z.enum(PAYMENT_PROVIDERS),
+  /**
+   * succeeded: the provider accepted it (counted in refundedAmount). pending (administrators only):
+   * PayPal's answer is not known yet; it is asked again (a retry of the same request, or the sweep).
+   */
+  status: z.enum(REFUND_STATUSES),
+  /** PayPal's refund status (COMPLETED, or PENDING while PayPal completes it); null for demo. */
+  providerStatus: z.string().nullable(),
+  /** Part of a cancellation. */
+  isCancellation: z.boolean(),
+});
+export type Refund = z.infer<typeof refundSchema>;
+
 export const orderSchema = z.object({
   _id: idSchema,
+  /** The short sequential order number (#1001, #1002, ...) shown wherever an order is named; the id stays in URLs. */
+  number: z.number().int(),
   orderItems: z.array(orderItemSchema),
   shippingAddress: orderShippingAddressSchema,
   paymentMethod: z.string(),
@@ -92,8 +186,20 @@ export const orderSchema = z.object({
   shipment: shipmentSchema.nullable().optional(),
   /** 'Shipped' once the supplier gave a tracking number (null otherwise). */
   shippingStatus: z.string().nullable().optional(),
+  status: z.enum(ORDER_STATUSES),
+  /** Refunded so far (succeeded refunds). */
+  refundedAmount: z.number(),
+  cancelledAt: z.string().nullable(),
+  cancelReason: z.string().nullable().optional(),
+  /** On one order (GET orders/:id and the answers of actions on it): its refunds, oldest first. */
+  refunds: z.array(refundSchema).optional(),
+  /** On one order: its timeline, oldest first (customers get the customer-facing events only). */
+  events: z.array(orderEventSchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** #1001 */
+export const formatOrderNumber = (n: number) => `#${n}`;
 
 export const placeOrderBodySchema = z.object({
   /** An address from the user's address book... */
@@ -128,3 +234,51 @@ export const paymentConfigSchema = z.object({
   demoPaymentsAllowed: z.boolean(),
 });
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
+
+// ---------------------------------------------------------------- refunds, cancellation, notes
+
+export const REFUND_REASON_MAX = 500;
+export const ORDER_NOTE_MAX = 2000;
+export const REFUND_LINES_MAX = 100;
+
+const twoDecimals = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
+
+export const refundLineBodySchema = z.object({
+  orderItemId: idSchema,
+  quantity: z.number({ error: 'Quantity must be a whole number' }).int('Quantity must be a whole number').min(1, 'Quantity must be at least 1').max(100_000, 'Quantity is too large'),
+  /** Put the units back in stock; default: yes for lines not shipped, no for shipped ones. */
+  restock: z.boolean({ error: 'Restock must be true or false' }).optional(),
+});
+export type RefundLineBody = z.infer<typeof refundLineBodySchema>;
+
+export const createRefundBodySchema = z.object({
+  lines: z.array(refundLineBodySchema).max(REFUND_LINES_MAX, `At most ${REFUND_LINES_MAX} lines`).default([]),
+  /** Given back beyond the lines (shipping, goodwill), in USD. */
+  amount: z.number({ error: 'Amount must be a number' }).min(0, 'Amount must be 0 or more').max(10_000_000, 'Amount is too large')
+    .refine(twoDecimals, 'Amount must have at most 2 decimals').optional(),
+  reason: z.string({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(REFUND_REASON_MAX, `The reason must be at most ${REFUND_REASON_MAX} characters`),
+});
+export type CreateRefundBody = z.infer<typeof createRefundBodySchema>;
+
+export const refundResponseSchema = z.object({ refund: refundSchema, order: orderSchema });
+export type RefundResponse = z.infer<typeof refundResponseSchema>;
+
+export const cancelOrderBodySchema = z.object({
+  reason: z.string({ error: 'The reason must be text' }).trim().max(REFUND_REASON_MAX, `The reason must be at most ${REFUND_REASON_MAX} characters`).optional(),
+});
+export type CancelOrderBody = z.infer<typeof cancelOrderBodySchema>;
+
+export const orderResponseSchema = z.object({ order: orderSchema });
+export type OrderResponse = z.infer<typeof orderResponseSchema>;
+
+export const addOrderNoteBodySchema = z.object({
+  text: z.string({ error: 'The note must be text' }).trim().min(1, 'The note is empty').max(ORDER_NOTE_MAX, `The note must be at most ${ORDER_NOTE_MAX} characters`),
+});
+export type AddOrderNoteBody = z.infer<typeof addOrderNoteBodySchema>;
+
+export const orderNoteResponseSchema = z.object({ event: orderEventSchema, order: orderSchema });
+export type OrderNoteResponse = z.infer<typeof orderNoteResponseSchema>;
+
+/** The request header that makes a money-moving request safe to retry. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_MAX = 255;

@@ -242,6 +242,19 @@ export const MATRIX: Record<string, Declaration> = {
     },
   },
   'PUT /api/orders/:id/undeliver': { expect: adminOnly(200), request: (w) => ({ params: { id: w.order.id } }) },
+  // An internal note on the order's timeline: administrators only.
+  'POST /api/orders/:id/notes': { expect: adminOnly(201), request: (w) => ({ params: { id: w.order.id }, body: { text: 'Called the customer' } }) },
+  // Refunds: administrators only, on a paid order (through the local PayPal server).
+  'POST /api/orders/:id/refunds': {
+    expect: adminOnly(201),
+    request: async (w) => {
+      const id = await w.freshOrder();
+      await payAsOwner(w, w.users.customer, id);
+      return { params: { id }, body: { amount: 1, reason: 'Goodwill' } };
+    },
+  },
+  // Cancel: the owner cancels their own unpaid order; an administrator any order; the other customer 404.
+  'POST /api/orders/:id/cancel': { expect: owner(200, 200), request: async (w) => ({ params: { id: await w.freshOrder() }, body: { reason: 'Changed my mind' } }) },
 
   // payments (PayPal, against the local PayPal server): only the owner pays; an administrator learns
   // that the order exists (they may read it) but may not pay it with PayPal (403).

@@ -16,6 +16,7 @@ import { authPlugin } from './lib/auth.ts';
 import { createBackgroundTasks, type BackgroundTasks } from './lib/background.ts';
 import type { AppContext } from './lib/context.ts';
 import { registerErrorHandling } from './lib/http-errors.ts';
+import { registerIdempotency } from './lib/idempotency.ts';
 import { createJobRunner, pruneFinishedJobs } from './lib/jobs.ts';
 import { registerInputGuard } from './lib/input-guard.ts';
 import { loggerOptions, registerRequestLogging } from './lib/logging.ts';
@@ -188,6 +189,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Cache-Control: private, no-store on every answer for one caller, from the route's declared access.
   registerPrivateAnswers(app);
+  // Idempotency-Key on the routes that move money (config.idempotent): after auth, before the routes.
+  registerIdempotency(app, { db: ctx.db, jobs: jobRunner, purgeEveryMs: config.cleanupEveryMs });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -10,3 +10,4 @@ export * from './schema/backoffice.ts';
 export * from './schema/storefront.ts';
 export * from './schema/chat.ts';
 export * from './schema/pages.ts';
+export * from './schema/idempotency.ts';

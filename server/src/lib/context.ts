@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Database, Db } from '../db/client.ts';
 import type { CheckPayPalOrder } from '../modules/orders/release-stock.ts';
+import type { CancelSupplierOrder } from '../modules/supplier/cancel-supplier-order.ts';
 import type { FreightQuoter } from '../modules/supplier/freight.ts';
 import type { UploadStore } from '../modules/uploads/upload-store.ts';
 import type { JobRunner } from './jobs.ts';
@@ -71,6 +72,11 @@ export interface AppContext {
    * such orders are kept until the grace ends (orders/release-stock.ts).
    */
   checkPayPalOrder?: CheckPayPalOrder;
+  /**
+   * Withdraws the supplier order of an order being cancelled (the supplier module sets it: CJ's
+   * shopping/order/deleteOrder, or the unsent job); the payments module's cancellation calls it.
+   */
+  cancelSupplierOrder?: CancelSupplierOrder;
 }
 
 declare module 'fastify' {

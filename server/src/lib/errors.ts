@@ -7,6 +7,8 @@ export class AppError extends Error {
     message: string,
     public readonly code?: string,
     public readonly fieldErrors?: FieldErrors,
+    /** Sent as Retry-After: the refusal is temporary (and an Idempotency-Key does not keep it). */
+    public readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';

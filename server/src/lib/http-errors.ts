@@ -105,6 +105,7 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.statusCode).send({
         message: error.message,
         ...(error.code ? { code: error.code } : {}),

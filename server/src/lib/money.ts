@@ -13,3 +13,11 @@ export function formatMoney(value: number): string {
 }
 
 export { finalPrice, MIN_UNIT_PRICE, type Priced } from '@shop/contracts';
+
+/** An amount in whole cents (money is compared and summed in cents: 0.1 + 0.2 is 30 cents). */
+export function toCents(value: number | string): number {
+  return Math.round(Number(value) * 100);
+}
+
+/** Cents back to dollars. */
+export const fromCents = (cents: number): number => cents / 100;

@@ -23,10 +23,13 @@ export const TABLE_PERSONAL_DATA: Record<string, readonly PersonalDataKind[]> = 
   chat_messages: ['identity', 'messages'],
   email_changes: ['identity', 'credentials'], // the new address waiting for confirmation, its hashed link
   faq_entries: [], // the shop's FAQ (pages module)
+  idempotency_keys: ['contact', 'purchases'], // the first answer to a checkout, payment, refund or cancel (24 h)
   jobs: ['identity'], // payloads may name a customer (mail, supplier orders)
   leads: ['identity', 'contact', 'messages'],
   newsletter_subscriptions: ['identity', 'credentials'],
+  order_events: ['purchases', 'messages'], // an order's timeline, with administrators' notes about it
   order_items: ['purchases'],
+  order_refunds: ['purchases'],
   orders: ['contact', 'purchases'],
   outbox: ['identity', 'mail'],
   pages: [], // information pages (FAQ, shipping, terms...)

@@ -9,8 +9,9 @@ import { offlineCatalogue, toListProduct } from '../modules/supplier/offline-cat
  * /api2.0/v1, JSON bodies, the `CJ-Access-Token` header, the envelope
  * `{ code, result, message, data, requestId }` (HTTP 200 with CJ's own codes), and CJ's rules:
  * getAccessToken once per 5 minutes, tokens with expiry dates, refreshAccessToken, product/list
- * paging (pageSize <= 200), product/query, product/stock/queryByVid, product/getCategory and
- * shopping/order/createOrderV2 (the same orderNumber is the same order). Its catalogue is a copy
+ * paging (pageSize <= 200), product/query, product/stock/queryByVid, product/getCategory,
+ * shopping/order/createOrderV2 (the same orderNumber is the same order), getOrderDetail and
+ * deleteOrder (refused once the order is SHIPPED or DELIVERED). Its catalogue is a copy
  * of the first products of the offline catalogue.
  */
 
@@ -226,6 +227,16 @@ export async function startCjMock(opts: { apiKey?: string; products?: number; no
         orderId: order.orderId, orderNum: order.orderNumber, cjOrderId: order.orderId, orderStatus: order.orderStatus,
         trackNumber: order.trackNumber, logisticName: order.logisticName, orderAmount: 13.5,
       });
+    }
+    if (path === 'shopping/order/deleteOrder' && req.method === 'DELETE') {
+      // CJ withdraws an order it has not shipped. Its documentation gives no specific code for the
+      // refusal; like its other refusals, it answers a non-200 code with a message.
+      if (!query.orderId) return send(res, 1600300, 'orderId is required');
+      const order = [...orders.values()].find((o) => o.orderId === query.orderId);
+      if (!order || order.orderStatus === 'CANCELLED') return send(res, 1600300, 'Order not found');
+      if (order.orderStatus === 'SHIPPED' || order.orderStatus === 'DELIVERED') return send(res, 1600300, 'The order has been shipped and cannot be deleted');
+      order.orderStatus = 'CANCELLED';
+      return ok(res, order.orderId);
     }
     if (path === 'logistic/freightCalculate' && req.method === 'POST') {
       const input = parseJson(body);

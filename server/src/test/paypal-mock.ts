@@ -3,17 +3,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for PayPal's REST API (OAuth2 client credentials and Orders v2), speaking the same
- * paths, headers and JSON shapes: POST /v1/oauth2/token, POST /v2/checkout/orders,
- * POST /v2/checkout/orders/{id}/capture, GET /v2/checkout/orders/{id}. Buyer approval, which happens
- * in PayPal's own pages, is simulated with `approve(id)`.
+ * A local stand-in for PayPal's REST API (OAuth2 client credentials, Orders v2 and Payments v2
+ * refunds), speaking the same paths, headers and JSON shapes: POST /v1/oauth2/token, POST
+ * /v2/checkout/orders, POST /v2/checkout/orders/{id}/capture, GET /v2/checkout/orders/{id}, POST
+ * /v2/payments/captures/{capture_id}/refund (PayPal-Request-Id answers the same refund again; 422
+ * REFUND_AMOUNT_EXCEEDED, CAPTURE_FULLY_REFUNDED...), GET /v2/payments/refunds/{id} and GET
+ * /v2/payments/captures/{id}. Buyer approval, which happens in PayPal's own pages, is simulated with
+ * `approve(id)`.
  */
 
 export interface MockAmount { currency_code: string; value: string }
 
 export interface MockCapture {
   id: string;
-  status: 'COMPLETED' | 'DECLINED' | 'PENDING';
+  status: 'COMPLETED' | 'DECLINED' | 'PENDING' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
   amount: MockAmount;
   final_capture: boolean;
   custom_id?: string;
@@ -21,6 +24,20 @@ export interface MockCapture {
   create_time: string;
   update_time: string;
   links: Array<{ href: string; rel: string; method: string }>;
+}
+
+export interface MockRefund {
+  id: string;
+  status: 'COMPLETED' | 'PENDING' | 'FAILED' | 'CANCELLED';
+  amount: MockAmount;
+  note_to_payer?: string;
+  custom_id?: string;
+  seller_payable_breakdown: { gross_amount: MockAmount; net_amount: MockAmount; total_refunded_amount: MockAmount };
+  create_time: string;
+  update_time: string;
+  links: Array<{ href: string; rel: string; method: string }>;
+  /** Not part of PayPal's payload: the capture refunded. */
+  captureId: string;
 }
 
 export interface MockOrder {
@@ -59,6 +76,18 @@ export interface PayPalMock {
   approve(id: string, payerEmail?: string): void;
   /** Makes the next capture answer with this capture status (e.g. 'DECLINED'). */
   failNextCapture(issue: 'INSTRUMENT_DECLINED'): void;
+  /** Refunds made, by refund id. */
+  refunds: Map<string, MockRefund>;
+  /** The next refund request is refused with this issue (422 UNPROCESSABLE_ENTITY, details[].issue). */
+  failNextRefund(issue: string): void;
+  /** The next refund is made, then the connection is cut before the answer (the caller never hears). */
+  loseNextRefundAnswer(): void;
+  /** Refunds made from now on answer this status (default COMPLETED; PENDING as for an eCheck). */
+  setRefundStatus(status: 'COMPLETED' | 'PENDING'): void;
+  /** Holds the next refund request until `release()`; `arrived` resolves when it comes in. */
+  holdNextRefund(): { arrived: Promise<void>; release: () => void };
+  /** Holds the next capture request until `release()` (the moment between a pay call's checks and its capture). */
+  holdNextCapture(): { arrived: Promise<void>; release: () => void };
   /** Expires every token handed out so far (the next API call gets 401). */
   revokeTokens(): void;
   tokenRequests(): number;
@@ -66,6 +95,14 @@ export interface PayPalMock {
 }
 
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function newHold() {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((r) => { arrive = r; });
+  const wait = new Promise<void>((r) => { release = r; });
+  return { hold: { arrive, wait }, handle: { arrived, release } };
+}
 const newPayPalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
 
 export async function startPayPalMock(opts: { clientId?: string; clientSecret?: string } = {}): Promise<PayPalMock> {
@@ -77,6 +114,12 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
   const requests: RecordedRequest[] = [];
   let tokenCount = 0;
   let nextCaptureIssue: string | null = null;
+  const refunds = new Map<string, MockRefund>();
+  let nextRefundIssue: string | null = null;
+  let loseNextRefund = false;
+  let refundStatus: 'COMPLETED' | 'PENDING' = 'COMPLETED';
+  let refundHold: { arrive: () => void; wait: Promise<void> } | null = null;
+  let captureHold: { arrive: () => void; wait: Promise<void> } | null = null;
   let url = '';
 
   const debugId = () => randomBytes(6).toString('hex');
@@ -127,6 +170,111 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
     return send(res, result.status, result.body);
   }
 
+  const toCents = (v: string) => Math.round(Number(v) * 100);
+  const centsText = (c: number) => (c / 100).toFixed(2);
+  function findCapture(id: string): { capture: MockCapture; order: MockOrder } | undefined {
+    for (const order of orders.values()) {
+      for (const unit of order.purchase_units) {
+        const capture = unit.payments?.captures.find((c) => c.id === id);
+        if (capture) return { capture, order };
+      }
+    }
+    return undefined;
+  }
+  const refundedCents = (captureId: string) => [...refunds.values()]
+    .filter((r) => r.captureId === captureId && (r.status === 'COMPLETED' || r.status === 'PENDING'))
+    .reduce((n, r) => n + toCents(r.amount.value), 0);
+  const refundRepresentation = (r: MockRefund) => {
+    const { captureId: _c, ...rest } = r;
+    return rest;
+  };
+
+  /** Payments v2: captures and refunds. */
+  async function payments(req: IncomingMessage, res: ServerResponse, path: string, body: string) {
+    if (!authorizedBearer(req)) {
+      return send(res, 401, { error: 'invalid_token', error_description: 'Token signature verification failed' });
+    }
+    const notFound = () => apiError(res, 404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist. Please check the resource ID and try again.');
+    const refundGet = /^\/v2\/payments\/refunds\/([^/]+)$/.exec(path);
+    if (refundGet && req.method === 'GET') {
+      const r = refunds.get(decodeURIComponent(refundGet[1]!));
+      return r ? send(res, 200, refundRepresentation(r)) : notFound();
+    }
+    const captureGet = /^\/v2\/payments\/captures\/([^/]+)$/.exec(path);
+    if (captureGet && req.method === 'GET') {
+      const found = findCapture(decodeURIComponent(captureGet[1]!));
+      return found ? send(res, 200, found.capture) : notFound();
+    }
+    const refundPost = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (!refundPost || req.method !== 'POST') {
+      return send(res, 405, { name: 'METHOD_NOT_SUPPORTED', message: 'The server does not implement the requested HTTP method.', debug_id: debugId() });
+    }
+    if (refundHold) {
+      const hold = refundHold;
+      refundHold = null;
+      hold.arrive();
+      await hold.wait;
+    }
+    const captureId = decodeURIComponent(refundPost[1]!);
+    const rid = req.headers['paypal-request-id'];
+    const key = typeof rid === 'string' ? `refund:${captureId}:${rid}` : null;
+    if (key && idempotent.has(key)) {
+      const prev = idempotent.get(key)!;
+      return send(res, prev.status, prev.body);
+    }
+    const found = findCapture(captureId);
+    if (!found) return notFound();
+    let input: { amount?: MockAmount; note_to_payer?: string; custom_id?: string };
+    try { input = (body ? JSON.parse(body) : {}) as typeof input; } catch { input = {}; }
+    const capturedCents = toCents(found.capture.amount.value);
+    const left = capturedCents - refundedCents(captureId);
+    if (left <= 0) return apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
+    if (input.amount && !/^\d+(\.\d{1,2})?$/.test(input.amount.value)) {
+      return apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'DECIMAL_PRECISION', 'If the currency supports decimals, only two decimal place precision is supported.');
+    }
+    if (input.amount && input.amount.currency_code !== found.capture.amount.currency_code) {
+      return apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'REFUND_CAPTURE_CURRENCY_MISMATCH', 'Refund must be in the same currency as the capture.');
+    }
+    const cents = input.amount ? toCents(input.amount.value) : left;
+    if (cents <= 0) return apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'CANNOT_BE_ZERO_OR_NEGATIVE', 'Must be greater than zero.');
+    if (cents > left) return apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount that has not yet been refunded.');
+    if (nextRefundIssue) {
+      const issue = nextRefundIssue;
+      nextRefundIssue = null;
+      return apiError(res, 422, 'UNPROCESSABLE_ENTITY', issue, 'The refund could not be processed.');
+    }
+    const t = now();
+    const id = newPayPalId();
+    const currency = found.capture.amount.currency_code;
+    const refund: MockRefund = {
+      id, status: refundStatus, amount: { currency_code: currency, value: centsText(cents) },
+      ...(input.note_to_payer ? { note_to_payer: input.note_to_payer } : {}),
+      ...(input.custom_id ? { custom_id: input.custom_id } : {}),
+      seller_payable_breakdown: {
+        gross_amount: { currency_code: currency, value: centsText(cents) },
+        net_amount: { currency_code: currency, value: centsText(cents) },
+        total_refunded_amount: { currency_code: currency, value: centsText(refundedCents(captureId) + cents) },
+      },
+      create_time: t, update_time: t,
+      links: [
+        { href: `${url}/v2/payments/refunds/${id}`, rel: 'self', method: 'GET' },
+        { href: `${url}/v2/payments/captures/${captureId}`, rel: 'up', method: 'GET' },
+      ],
+      captureId,
+    };
+    refunds.set(id, refund);
+    (found.capture as { status: string }).status = refundedCents(captureId) >= capturedCents ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    const representationWanted = String(req.headers.prefer ?? '').includes('return=representation');
+    const answer = { status: 201, body: representationWanted ? refundRepresentation(refund) : { id, status: refund.status, links: refund.links } };
+    if (key) idempotent.set(key, answer);
+    if (loseNextRefund) {
+      loseNextRefund = false;
+      res.destroy(); // made, but the caller never hears
+      return;
+    }
+    return send(res, answer.status, answer.body);
+  }
+
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
@@ -155,6 +303,7 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
         });
       }
 
+      if (path.startsWith('/v2/payments/')) return payments(req, res, path, body);
       if (!path.startsWith('/v2/checkout/orders')) {
         return send(res, 404, { name: 'RESOURCE_NOT_FOUND', message: 'Not found', debug_id: debugId() });
       }
@@ -199,6 +348,12 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
       if (req.method === 'GET' && !m[2]) return send(res, 200, representation(order));
 
       if (req.method === 'POST' && m[2]) {
+        if (captureHold) {
+          const hold = captureHold;
+          captureHold = null;
+          hold.arrive();
+          await hold.wait;
+        }
         return withIdempotency(req, res, `capture:${order.id}`, () => {
           if (order.status === 'COMPLETED') {
             apiError(res, 422, 'UNPROCESSABLE_ENTITY', 'ORDER_ALREADY_CAPTURED', 'Order already captured. If \'intent=CAPTURE\' only one capture per order is allowed.');
@@ -264,6 +419,20 @@ export async function startPayPalMock(opts: { clientId?: string; clientSecret?: 
       o.payer = { name: { given_name: 'Test', surname: 'Buyer' }, email_address: payerEmail, payer_id: 'MOCKPAYER001' };
     },
     failNextCapture(issue) { nextCaptureIssue = issue; },
+    refunds,
+    failNextRefund(issue) { nextRefundIssue = issue; },
+    loseNextRefundAnswer() { loseNextRefund = true; },
+    setRefundStatus(status) { refundStatus = status; },
+    holdNextRefund() {
+      const { hold, handle } = newHold();
+      refundHold = hold;
+      return handle;
+    },
+    holdNextCapture() {
+      const { hold, handle } = newHold();
+      captureHold = hold;
+      return handle;
+    },
     revokeTokens() { tokens.clear(); },
     tokenRequests: () => tokenCount,
     close: () => new Promise<void>((resolve, reject) => {

@@ -10,6 +10,8 @@ export const salesDaily = pgTable('sales_daily', {
   sales: numeric('sales', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
   numOrders: integer('num_orders').notNull().default(0),
   shard: smallint('shard').notNull().default(0),
+  /** Refunds given that UTC day (order_refunds_sales_daily trigger, 0070): net sales are sales - refunds. */
+  refunds: numeric('refunds', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
 }, (t) => [primaryKey({ name: 'sales_daily_pkey', columns: [t.day, t.shard] })]);
 
 /** Published products per category, kept by the products_category_counts trigger (0007). */

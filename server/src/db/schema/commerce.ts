@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex,
+  boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAtColumn as createdAt, idColumn as id, users } from './users.ts';
 
@@ -101,6 +101,17 @@ export const orders = pgTable(
     stockReleasedAt: timestamp('stock_released_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The short order number (#1001...), from the column's identity sequence (0070). */
+    number: integer('number').notNull().generatedByDefaultAsIdentity({ startWith: 1001 }),
+    /** Succeeded refunds so far (never more than total_price: a CHECK in 0070). */
+    refundedAmount: money('refunded_amount').default(0),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason'),
+    /**
+     * An order that took money and was deleted once refunded in full or cancelled: hidden from every
+     * list and read, its row kept with its payment and refunds for the books.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
     index('orders_user_id_idx').on(t.userId, t.createdAt),
@@ -108,6 +119,7 @@ export const orders = pgTable(
     index('orders_paid_created_idx').on(t.isPaid, t.createdAt.desc(), t.id.desc()),
     index('orders_unpaid_expiry_idx').on(t.expiresAt).where(sql`NOT is_paid AND stock_released_at IS NULL`),
     uniqueIndex('orders_payment_id_key').on(t.paymentId),
+    uniqueIndex('orders_number_key').on(t.number),
   ],
 );
 
@@ -127,6 +139,71 @@ export const orderItems = pgTable(
     /** The variant sold (null: a product without variants). */
     variantId: id('variant_id'),
     variantName: text('variant_name'),
+    /** Units refunded so far (never more than quantity: a CHECK in 0070). */
+    refundedQuantity: integer('refunded_quantity').notNull().default(0),
   },
   (t) => [index('order_items_order_id_idx').on(t.orderId, t.position), index('order_items_product_id_idx').on(t.productId)],
+);
+
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One line of a refund, as stored (amount: unit price x quantity). */
+export interface StoredRefundLine {
+  orderItemId: string;
+  name: string;
+  quantity: number;
+  amount: number;
+  restock: boolean;
+}
+
+/**
+ * Refunds (0070). A PayPal refund is written `pending` before PayPal is asked (PayPal-Request-Id
+ * `refund-<id>`), then `succeeded` (counted in orders.refunded_amount, restocked) or `failed` (nothing
+ * changed) by the one conditional update that settles it. At most one pending refund per order.
+ */
+export const orderRefunds = pgTable(
+  'order_refunds',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id').notNull().references(() => orders.id),
+    amount: money('amount'),
+    extraAmount: money('extra_amount').default(0),
+    lines: jsonb('lines').$type<StoredRefundLine[]>().notNull().default([]),
+    reason: text('reason').notNull(),
+    status: text('status').$type<RefundStatus>().notNull().default('pending'),
+    provider: text('provider').$type<'paypal' | 'demo'>().notNull(),
+    providerRefundId: text('provider_refund_id'),
+    providerStatus: text('provider_status'),
+    failure: text('failure'),
+    isCancellation: boolean('is_cancellation').notNull().default(false),
+    createdBy: id('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('order_refunds_order_id_idx').on(t.orderId, t.createdAt),
+    uniqueIndex('order_refunds_one_pending_key').on(t.orderId).where(sql`status = 'pending'`),
+    uniqueIndex('order_refunds_provider_refund_id_key').on(t.providerRefundId),
+    check('order_refunds_amount_positive', sql`${t.amount} > 0`),
+    check('order_refunds_status_check', sql`${t.status} IN ('pending', 'succeeded', 'failed')`),
+  ],
+);
+
+/** The order's timeline (0070): one row per event, written in the transaction of the change. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: id().primaryKey(),
+    orderId: id('order_id').notNull().references(() => orders.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    authorId: id('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** One-time events (placed, paid, forwarded, shipped...) carry a key unique per order. */
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('order_events_order_id_idx').on(t.orderId, t.createdAt, t.id),
+    uniqueIndex('order_events_dedupe_key').on(t.orderId, t.dedupeKey),
+  ],
 );

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../client.ts';
-import { leads, orderItems, orders, products, users } from '../schema.ts';
+import { leads, orderEvents, orderItems, orders, products, users } from '../schema.ts';
 
 const DAY_MS = 86_400_000;
 const DEMO_SALES_DAYS = 90;
@@ -28,6 +28,7 @@ export async function seedBackoffice(db: Db, now = new Date()): Promise<{ orders
     const random = seeded(42);
     const orderRows: Array<typeof orders.$inferInsert> = [];
     const itemRows: Array<typeof orderItems.$inferInsert> = [];
+    const eventRows: Array<typeof orderEvents.$inferInsert> = [];
     for (let day = DEMO_SALES_DAYS - 1; day >= 0; day -= 1) {
       const perDay = Math.floor(random() * 3); // 0–2 orders a day, some days without a sale
       for (let k = 0; k < perDay; k += 1) {
@@ -48,6 +49,12 @@ export async function seedBackoffice(db: Db, now = new Date()): Promise<{ orders
           id: newId(at.getTime()), orderId: id, productId: product.id, name: product.name, slug: product.slug, image: product.image,
           price: Number(product.price), quantity, position: 0,
         });
+        // Their timelines, as the checkout, the payment and the delivery would have written them.
+        eventRows.push(
+          { id: newId(at.getTime()), orderId: id, type: 'placed', dedupeKey: 'placed', createdAt: at },
+          { id: newId(at.getTime()), orderId: id, type: 'paid', data: { provider: 'demo' }, dedupeKey: 'paid', createdAt: at },
+          ...(day > 7 ? [{ id: newId(at.getTime() + 2 * DAY_MS), orderId: id, type: 'delivered', createdAt: new Date(at.getTime() + 2 * DAY_MS) }] : []),
+        );
       }
     }
     // Two multi-row inserts in one transaction (a few hundred single-row statements took most of this seed).
@@ -55,6 +62,7 @@ export async function seedBackoffice(db: Db, now = new Date()): Promise<{ orders
       await db.transaction(async (tx) => {
         await tx.insert(orders).values(orderRows);
         await tx.insert(orderItems).values(itemRows);
+        await tx.insert(orderEvents).values(eventRows);
       });
     }
     result.orders = orderRows.length;

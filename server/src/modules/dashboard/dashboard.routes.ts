@@ -13,7 +13,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       security: [{ cookieAuth: [] }],
       summary: 'Sales summary for the dashboard (admin)',
       description:
-        'Paid orders only, grouped by UTC day of payment. `from`/`to` are inclusive UTC days (YYYY-MM-DD); by default the last ' +
+        'Paid orders only, grouped by UTC day of payment; sales are net of refunds, each refund on the UTC day it was given ' +
+        '(grossSales, totalRefunds and each day\'s refunds say what it is made of). `from`/`to` are inclusive UTC days (YYYY-MM-DD); by default the last ' +
         '30 days up to today; at most 366 days. Every day of the period is listed (0 when nothing sold). `previous` holds the ' +
         'same figures for the period of equal length just before. productCategories counts published products per category.',
       querystring: summaryQuerySchema,

@@ -51,11 +51,11 @@ describe('GET /api/orders/summary', () => {
   it('sums paid orders only, lists every day (0 when nothing sold) and the previous period', async () => {
     const res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-01&to=2026-03-03');
     expect(res.status).toBe(200);
-    expect(res.body.orders).toEqual([{ totalSales: 35.3, numOrders: 3 }]);
+    expect(res.body.orders).toEqual([{ totalSales: 35.3, numOrders: 3, grossSales: 35.3, totalRefunds: 0 }]);
     expect(res.body.dailyOrders).toEqual([
-      { _id: '2026-03-01', sales: 30.3, orders: 2 },
-      { _id: '2026-03-02', sales: 0, orders: 0 },
-      { _id: '2026-03-03', sales: 5, orders: 1 },
+      { _id: '2026-03-01', sales: 30.3, orders: 2, refunds: 0 },
+      { _id: '2026-03-02', sales: 0, orders: 0, refunds: 0 },
+      { _id: '2026-03-03', sales: 5, orders: 1, refunds: 0 },
     ]);
     expect(res.body.range).toEqual({ from: '2026-03-01', to: '2026-03-03', days: 3 });
     expect(res.body.previous).toMatchObject({ from: '2026-02-26', to: '2026-02-28', totalSales: 7, numOrders: 1 });
@@ -63,17 +63,23 @@ describe('GET /api/orders/summary', () => {
     expect(res.body.productCategories).toEqual([{ _id: 'Shirts', count: 2 }, { _id: 'Pants', count: 1 }]);
   });
 
-  it('keeps the rollup exact when an order is paid, refunded to unpaid, or deleted', async () => {
+  it('keeps the rollup exact when an order is paid, delivered, or its row removed; the API never deletes a paid order', async () => {
     const id = await insertOrder({ total: 100, createdAt: '2026-03-02T09:00:00Z' });
     await t.database.db.update(orders).set({ isPaid: true, paidAt: new Date('2026-03-02T09:05:00Z'), paymentId: `demo-${id}` }).where(eq(orders.id, id));
     let res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
-    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1 }]);
+    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1, grossSales: 100, totalRefunds: 0 }]);
     await t.database.db.update(orders).set({ isDelivered: true, deliveredAt: new Date() }).where(eq(orders.id, id));
     res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
-    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1 }]);
-    expect((await call(t, admin, 'DELETE', `/api/orders/${id}`)).status).toBe(200);
+    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1, grossSales: 100, totalRefunds: 0 }]);
+    expect(await call(t, admin, 'DELETE', `/api/orders/${id}`)).toEqual({
+      status: 409, body: { message: 'Refund or cancel a paid order before deleting it', code: 'ORDER_PAID' },
+    });
     res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
-    expect(res.body.orders).toEqual([{ totalSales: 0, numOrders: 0 }]);
+    expect(res.body.orders).toEqual([{ totalSales: 100, numOrders: 1, grossSales: 100, totalRefunds: 0 }]);
+    // The trigger still follows a row removed by hand.
+    await t.database.db.delete(orders).where(eq(orders.id, id));
+    res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-03-02&to=2026-03-02');
+    expect(res.body.orders).toEqual([{ totalSales: 0, numOrders: 0, grossSales: 0, totalRefunds: 0 }]);
   });
 
   it('keeps category counts when products change category, become drafts or are deleted', async () => {
@@ -123,9 +129,9 @@ describe('GET /api/orders/summary', () => {
       `select sum(total_price)::text as sales, count(*)::int as n from orders where is_paid and (paid_at at time zone 'UTC')::date = '2026-04-10'`);
     const res = await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary?from=2026-04-10&to=2026-04-10');
     expect(res.status).toBe(200);
-    expect(res.body.orders).toEqual([{ totalSales: Number(direct[0]!.sales), numOrders: 38 }]);
+    expect(res.body.orders).toEqual([{ totalSales: Number(direct[0]!.sales), numOrders: 38, grossSales: Number(direct[0]!.sales), totalRefunds: 0 }]);
     expect(direct[0]!.n).toBe(38);
-    expect(res.body.dailyOrders).toEqual([{ _id: '2026-04-10', sales: Number(direct[0]!.sales), orders: 38 }]);
+    expect(res.body.dailyOrders).toEqual([{ _id: '2026-04-10', sales: Number(direct[0]!.sales), orders: 38, refunds: 0 }]);
   });
 
   it('every card on fixed data, computed by hand: users, orders, sales (and what the average is made of)', async () => {
@@ -140,7 +146,7 @@ describe('GET /api/orders/summary', () => {
     expect(res.body.previous).toMatchObject({ numUsers: 1, newUsers: 1 });
     // Orders and Sales cards: 10.10 + 20.20 + 5.00 = 35.30 in 3 paid orders; previous 7.00 in 1.
     // (Average order value card: 35.30 / 3 = 11.77 against 7.00, computed by the page from these.)
-    expect(res.body.orders).toEqual([{ totalSales: 35.3, numOrders: 3 }]);
+    expect(res.body.orders).toEqual([{ totalSales: 35.3, numOrders: 3, grossSales: 35.3, totalRefunds: 0 }]);
     expect(res.body.previous).toMatchObject({ totalSales: 7, numOrders: 1 });
   });
 });

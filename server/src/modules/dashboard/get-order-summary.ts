@@ -7,7 +7,6 @@ import { badRequest } from '../../lib/errors.ts';
 const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const msOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The period asked for: `from`..`to` inclusive, UTC days; by default the last 30 days up to today. */
 export function resolveRange(query: SummaryQuery, now = new Date()): { from: string; to: string; days: number } {
@@ -20,9 +19,11 @@ export function resolveRange(query: SummaryQuery, now = new Date()): { from: str
 }
 
 /**
- * The dashboard summary (SPEC §3 shape plus range and previous period). Sales and order counts are
- * PAID orders by UTC day of payment, read from the sales_daily rollup (kept by a trigger), so the
- * cost is a few hundred rows whatever the number of orders. Days without a sale answer 0.
+ * The dashboard summary (SPEC §3 shape plus range and previous period). Order counts are PAID
+ * orders by UTC day of payment; sales are paid minus refunded, each refund on the UTC day it was
+ * given (so a refund never rewrites a past day), read from the sales_daily rollup (kept by
+ * triggers), so the cost is a few hundred rows whatever the number of orders. Days without a sale
+ * answer 0. Unpaid orders, cancelled or not, never count.
  */
 export async function getOrderSummary(db: Executor, query: SummaryQuery, now = new Date()): Promise<OrderSummary> {
   const range = resolveRange(query, now);
@@ -36,6 +37,7 @@ export async function getOrderSummary(db: Executor, query: SummaryQuery, now = n
     db.select({
       day: salesDaily.day,
       sales: sql<string>`sum(${salesDaily.sales})`,
+      refunds: sql<string>`sum(${salesDaily.refunds})`,
       numOrders: sql<number>`sum(${salesDaily.numOrders})::int`,
     }).from(salesDaily).where(and(gte(salesDaily.day, prevFrom), lte(salesDaily.day, range.to)))
       .groupBy(salesDaily.day).orderBy(asc(salesDaily.day)),
@@ -49,33 +51,43 @@ export async function getOrderSummary(db: Executor, query: SummaryQuery, now = n
       .orderBy(desc(productCategoryCounts.count), asc(productCategoryCounts.category)),
   ]);
 
+  // Sums in cents: the rollup's numerics are exact, JavaScript's floats are not.
+  const cents = (v: string | number | undefined | null) => Math.round(Number(v ?? 0) * 100);
   const byDay = new Map(dailyRows.map((r) => [r.day, r]));
   const dailyOrders: OrderSummary['dailyOrders'] = [];
-  let totalSales = 0;
+  let paidCents = 0;
+  let refundCents = 0;
   let numOrders = 0;
   for (let i = 0; i < range.days; i += 1) {
     const day = dayOf(msOf(range.from) + i * DAY_MS);
     const row = byDay.get(day);
-    const sales = round2(Number(row?.sales ?? 0));
-    dailyOrders.push({ _id: day, sales, orders: row?.numOrders ?? 0 });
-    totalSales += sales;
+    const paid = cents(row?.sales);
+    const refunds = cents(row?.refunds);
+    dailyOrders.push({ _id: day, sales: (paid - refunds) / 100, orders: row?.numOrders ?? 0, refunds: refunds / 100 });
+    paidCents += paid;
+    refundCents += refunds;
     numOrders += row?.numOrders ?? 0;
   }
-  let prevSales = 0;
+  let prevPaid = 0;
+  let prevRefunds = 0;
   let prevOrders = 0;
   for (const r of dailyRows) {
     if (r.day >= prevFrom && r.day <= prevTo) {
-      prevSales += Number(r.sales);
+      prevPaid += cents(r.sales);
+      prevRefunds += cents(r.refunds);
       prevOrders += r.numOrders;
     }
   }
   const u = userRows[0] ?? { numUsers: 0, newUsers: 0, prevNumUsers: 0, prevNewUsers: 0 };
   return {
-    orders: [{ totalSales: round2(totalSales), numOrders }],
+    orders: [{ totalSales: (paidCents - refundCents) / 100, numOrders, grossSales: paidCents / 100, totalRefunds: refundCents / 100 }],
     users: [{ numUsers: u.numUsers, newUsers: u.newUsers }],
     dailyOrders,
     productCategories: categoryRows.map((r) => ({ _id: r.category || 'Uncategorized', count: r.count })),
     range,
-    previous: { from: prevFrom, to: prevTo, totalSales: round2(prevSales), numOrders: prevOrders, numUsers: u.prevNumUsers, newUsers: u.prevNewUsers },
+    previous: {
+      from: prevFrom, to: prevTo, totalSales: (prevPaid - prevRefunds) / 100, numOrders: prevOrders, numUsers: u.prevNumUsers, newUsers: u.prevNewUsers,
+      totalRefunds: prevRefunds / 100,
+    },
   };
 }

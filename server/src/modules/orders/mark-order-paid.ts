@@ -1,4 +1,4 @@
-import { ORDER_MESSAGES, type Order } from '@shop/contracts';
+import { formatOrderNumber, ORDER_MESSAGES, type Order } from '@shop/contracts';
 import { and, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -10,6 +10,7 @@ import type { Mail, Mailer, MailRecording } from '../../lib/mailer.ts';
 import { clearCart } from '../cart/get-cart.ts';
 import { enqueueSupplierOrder, holdsSupplierProducts } from '../supplier/index.ts';
 import { loadOrder } from './find-orders.ts';
+import { orderEventCte, recordOrderEvents } from './order-events.ts';
 import type { OrderRow, OrderWithLines } from './orders.presenter.ts';
 
 /** How long a payment in progress holds an order against expiry. */
@@ -56,6 +57,10 @@ export interface MarkPaidInput {
   now?: Date;
 }
 
+/** What the timeline keeps about a payment: the provider and PayPal's capture id. */
+const paidEventData = (payment: StoredPaymentResult) =>
+  (payment.provider === 'paypal' ? { provider: 'paypal', captureId: payment.id } : { provider: payment.provider });
+
 /**
  * The common case in one statement, without a transaction: an order none of whose lines is a
  * supplier product is marked paid and the payer's cart emptied together. Anything else (a supplier
@@ -75,7 +80,7 @@ async function payWithoutSupplierLines(db: Db, input: MarkPaidInput, now: Date):
       returning o.*
     ), cleared as (
       delete from ${cartItems} c where c.user_id = ${input.clearCartOf}::char(24) and exists (select 1 from paid)
-    )${mail ? sql`, ${mail.ctes}` : sql``}
+    ), ${orderEventCte('paid_event', 'paid', { type: 'paid', data: paidEventData(input.payment), at: now })}${mail ? sql`, ${mail.ctes}` : sql``}
     select row_to_json(paid) as "order" from paid`)) as unknown as { rows: Array<{ order: unknown }> };
   const row = rows[0]?.order;
   if (!row) return undefined;
@@ -108,6 +113,7 @@ export async function markOrderPaid(db: Db, input: MarkPaidInput): Promise<{ ord
         ))
         .returning({ ...getTableColumns(orders), holdsSupplierProducts: holdsSupplierProducts(sql`${orders}.${sql.identifier('id')}`) });
       if (!row) return undefined;
+      await recordOrderEvents(tx, [{ orderId: input.orderId, type: 'paid', data: paidEventData(input.payment), at: now }]);
       if (input.clearCartOf) await clearCart(tx, input.clearCartOf);
       // Supplier lines are forwarded to the supplier by a job written in this same transaction.
       const { holdsSupplierProducts: forSupplier, ...order } = row;
@@ -136,7 +142,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
   const text = [
     `Hello ${customer.name},`,
     '',
-    `Thank you for your order ${order._id}. Your payment has been received.`,
+    `Thank you for your order ${formatOrderNumber(order.number)}. Your payment has been received.`,
     demo,
     ...lines,
     '',
@@ -149,7 +155,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
     '',
     `View your order: ${link}`,
   ].join('\n');
-  return { to: customer.email, subject: `Order confirmation ${order._id}`, text };
+  return { to: customer.email, subject: `Order confirmation ${formatOrderNumber(order.number)}`, text };
 }
 
 /** Sends the order confirmation; a mail failure is logged, never fails the payment. */

@@ -2,11 +2,10 @@ import { ORDER_MESSAGES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../lib/auth.ts';
 import { SMALL_JSON_COMPRESSION as compress } from '../../lib/compression.ts';
-import { findOrderFor, listMyOrders } from './find-orders.ts';
+import { listMyOrders, presentOrderFor } from './find-orders.ts';
 import { listAdminOrders } from './list-admin-orders.ts';
-import { deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
+import { addOrderNote, deleteOrder, deliverOrder, undeliverOrder } from './manage-order.ts';
 import * as s from './orders.schemas.ts';
-import { presentOrder } from './orders.presenter.ts';
 import { placeOrderWithShipping } from './order-shipping.ts';
 import { registerOrderExpiry } from './release-stock.ts';
 import { reorder } from './reorder.ts';
@@ -26,7 +25,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
     checkPayPalOrder: () => app.ctx.checkPayPalOrder,
   });
 
-  app.post('/orders', { config: user, schema: s.placeOrderSchema, compress }, async (request, reply) => {
+  app.post('/orders', { config: { ...user, idempotent: true }, schema: s.placeOrderSchema, compress }, async (request, reply) => {
     const { order, created } = await placeOrderWithShipping(db, app.ctx.freight, {
       userId: requireUser(request).id, body: request.body, expiryMinutes: config.orderExpiryMinutes,
     });
@@ -39,7 +38,7 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/orders', { config: admin, schema: s.listAdminOrdersSchema }, async (request) => listAdminOrders(db, request.query));
 
   app.get('/orders/:id', { config: user, schema: s.getOrderSchema, compress }, async (request) =>
-    presentOrder(await findOrderFor(db, requireUser(request), request.params.id)));
+    presentOrderFor(db, requireUser(request), request.params.id));
 
   app.post('/orders/:id/reorder', { config: user, schema: s.reorderSchema }, async (request) =>
     reorder(db, requireUser(request), request.params.id));
@@ -50,8 +49,11 @@ export const ordersRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put('/orders/:id/deliver', { config: admin, schema: s.orderActionSchema }, async (request) =>
-    ({ message: ORDER_MESSAGES.delivered, order: await deliverOrder(db, request.params.id) }));
+    ({ message: ORDER_MESSAGES.delivered, order: await deliverOrder(db, requireUser(request), request.params.id) }));
 
   app.put('/orders/:id/undeliver', { config: admin, schema: s.orderActionSchema }, async (request) =>
-    ({ message: ORDER_MESSAGES.undelivered, order: await undeliverOrder(db, request.params.id) }));
+    ({ message: ORDER_MESSAGES.undelivered, order: await undeliverOrder(db, requireUser(request), request.params.id) }));
+
+  app.post('/orders/:id/notes', { config: admin, schema: s.addNoteSchema }, async (request, reply) =>
+    reply.status(201).send(await addOrderNote(db, requireUser(request), request.params.id, request.body.text)));
 };

@@ -218,7 +218,10 @@ describe('orders API', () => {
     it("GET orders/{id}: owner and admin see it; another customer gets 404 'Order Not Found'", async () => {
       const p = await createProduct(t);
       const order = await placeOrderFor(t, alice, [{ productId: p.id, quantity: 1 }]);
-      expect((await call<Order>(t, alice, 'GET', `/api/orders/${order._id}`)).body).toEqual(order);
+      // The one-order read adds its refunds and timeline to what placing it answered.
+      expect((await call<Order>(t, alice, 'GET', `/api/orders/${order._id}`)).body).toEqual({
+        ...order, refunds: [], events: [{ _id: expect.any(String), type: 'placed', message: 'Order placed', createdAt: order.createdAt, internal: false }],
+      });
       expect(order.hasSupplierLines).toBe(false);
       expect((await call<Order>(t, admin, 'GET', `/api/orders/${order._id}`)).status).toBe(200);
       expect(await call(t, bob, 'GET', `/api/orders/${order._id}`)).toEqual(ORDER_NOT_FOUND);
@@ -287,7 +290,7 @@ describe('orders API', () => {
       expect(await call(t, admin, 'PUT', '/api/orders/aaaaaaaaaaaaaaaaaaaaaaaa/deliver')).toEqual(ORDER_NOT_FOUND);
     });
 
-    it('deleting an unpaid order releases its stock; deleting a paid one does not', async () => {
+    it('deleting an unpaid order releases its stock; a paid one is refused and keeps it', async () => {
       const p = await createProduct(t, { countInStock: 10 });
       const u = await createUser(t);
       const unpaid = await placeOrderFor(t, u, [{ productId: p.id, quantity: 4 }]);
@@ -299,7 +302,9 @@ describe('orders API', () => {
 
       const paid = await placeOrderFor(t, u, [{ productId: p.id, quantity: 1 }]);
       await call(t, u, 'PUT', `/api/orders/${paid._id}/pay`, { demo: true });
-      await call(t, admin, 'DELETE', `/api/orders/${paid._id}`);
+      expect(await call(t, admin, 'DELETE', `/api/orders/${paid._id}`)).toEqual({
+        status: 409, body: { message: 'Refund or cancel a paid order before deleting it', code: 'ORDER_PAID' },
+      });
       expect(await stockOf(t, p.id)).toBe(9);
     });
   });

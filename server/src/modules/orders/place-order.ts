@@ -12,6 +12,7 @@ import { cartLineProductColumns, cartVariantColumns, isLineAvailable, readCartLi
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import type { FreightLine } from '../supplier/freight.ts';
 import { loadOrder } from './find-orders.ts';
+import { orderEventCte } from './order-events.ts';
 import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
 
 export const SHIPPING_PRICE = 0;
@@ -164,7 +165,7 @@ async function takeStockAndWrite(
       select t.item_id, o.id, t.id, t.name, t.slug, t.image, t.final_price, t.quantity, t.position, t.variant_id, t.variant_name
       from taken t cross join placed o
       returning *
-    )
+    ), ${orderEventCte('placed_event', 'placed', { type: 'placed', at: now })}
     select (select id from duplicate) as duplicate_of,
       (select coalesce(json_agg(json_build_object('id', t.id, 'variant_id', t.variant_id, 'final_price', t.final_price)), '[]') from taken t) as taken,
       (select row_to_json(o) from placed o) as "order",

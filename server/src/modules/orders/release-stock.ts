@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
 import { orderItems, orders, products, productVariants } from '../../db/schema.ts';
+import { recordOrderEvents } from './order-events.ts';
 
 /**
  * Puts the stock reserved by these orders back on sale. Call it inside the transaction that set
@@ -16,7 +17,20 @@ export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
     .where(inArray(orderItems.orderId, orderIds))
     .groupBy(orderItems.productId, orderItems.variantId)
     .orderBy(asc(orderItems.productId), asc(orderItems.variantId)); // one lock order everywhere: no deadlocks
-  // Products first, in id order, then variants (the checkout locks products before it touches their variants).
+  await restockLines(tx, lines);
+}
+
+export interface RestockLine { productId: string; variantId: string | null; quantity: number }
+
+/**
+ * Puts these quantities back on sale (an order's stock released, a refunded line restocked), in the
+ * caller's transaction: products locked in id order first, then variants, as the checkout locks them
+ * (no deadlocks).
+ */
+export async function restockLines(tx: Tx, input: RestockLine[]): Promise<void> {
+  const lines = [...input].filter((l) => l.quantity > 0)
+    .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : (a.variantId ?? '') < (b.variantId ?? '') ? -1 : 1));
+  if (!lines.length) return;
   await tx.select({ id: products.id }).from(products)
     .where(inArray(products.id, [...new Set(lines.map((l) => l.productId))])).orderBy(asc(products.id)).for('update');
   for (const line of lines.filter((l) => l.variantId === null)) {
@@ -85,6 +99,7 @@ async function expirePayPalOrder(db: Db, orderId: string, paypalOrderId: string,
       ))
       .returning({ id: orders.id });
     await restockOrders(tx, released.map((r) => r.id));
+    await recordOrderEvents(tx, released.map((r) => ({ orderId: r.id, type: 'expired' as const, at: now })));
     return released.length > 0;
   });
 }
@@ -163,6 +178,7 @@ export async function sweepUnpaidOrders(db: Db, now: Date = new Date(), opts: Sw
         ))
         .returning({ id: orders.id });
       await restockOrders(tx, released.map((r) => r.id));
+      await recordOrderEvents(tx, released.map((r) => ({ orderId: r.id, type: 'expired' as const, at: now })));
       return released.map((r) => r.id);
     });
     result.expired.push(...batch);

@@ -21,13 +21,14 @@ export async function createPayPalOrderFor(
   const found = await loadOrder(deps.db, orderId);
   if (!found || found.order.userId !== payer.id) throw notFound(ORDER_MESSAGES.notFound);
   if (found.order.isPaid) throw badRequest(ORDER_MESSAGES.alreadyPaid, undefined, 'ORDER_PAID');
+  if (found.order.cancelledAt) throw badRequest(ORDER_MESSAGES.cancelledNotPayable, undefined, 'ORDER_CANCELLED');
   if (isOrderExpired(found.order)) throw badRequest(ORDER_MESSAGES.expired, undefined, 'ORDER_EXPIRED');
   if (!deps.paypal) throw badRequest(ORDER_MESSAGES.paypalUnavailable, undefined, 'PAYPAL_UNAVAILABLE');
   const created = await deps.paypal.createOrder({
     orderId: found.order.id,
     amount: found.order.totalPrice.toFixed(2),
     currency: 'USD',
-    description: `Order ${found.order.id}`,
+    description: `Order #${found.order.number}`,
     requestId: `create-${found.order.id}`,
   });
   await deps.db.update(orders).set({ paypalOrderId: created.id, updatedAt: new Date() }).where(eq(orders.id, found.order.id));

@@ -79,6 +79,7 @@ export async function payOrder(deps: PaymentDeps, payer: AuthUser, orderId: stri
     throw notFound(ORDER_MESSAGES.notFound);
   }
   if (found.order.isPaid) return { message: ORDER_MESSAGES.alreadyPaid, order: presentOrder(found) };
+  if (found.order.cancelledAt) throw badRequest(ORDER_MESSAGES.cancelledNotPayable, undefined, 'ORDER_CANCELLED');
   if (!body.paypalOrderId && !useDemo) throw badRequest(ORDER_MESSAGES.paymentRequired, undefined, 'PAYMENT_REQUIRED');
 
   if (useDemo) {
@@ -105,6 +106,32 @@ export async function payOrder(deps: PaymentDeps, payer: AuthUser, orderId: stri
     payment ??= await takePayPalPayment(deps, found, body.paypalOrderId!);
   }
 
-  const { order, paid } = await recordPayment(deps, found, payment, { clearCartOf: isOwner ? payer.id : null, unexpiredOnly: useDemo });
-  return { message: paid ? ORDER_MESSAGES.paid : ORDER_MESSAGES.alreadyPaid, order };
+  try {
+    const { order, paid } = await recordPayment(deps, found, payment, { clearCartOf: isOwner ? payer.id : null, unexpiredOnly: useDemo });
+    return { message: paid ? ORDER_MESSAGES.paid : ORDER_MESSAGES.alreadyPaid, order };
+  } catch (err) {
+    if (payment.provider === 'paypal' && isExpiredError(err)) await refundIfCancelledMeanwhile(deps, found.order.id, payment);
+    throw err;
+  }
+}
+
+/**
+ * The order was cancelled while its PayPal capture was under way (after the hold, before the
+ * payment was recorded): the money taken for a cancelled order goes straight back, in full, with a
+ * PayPal-Request-Id of its own so a retry never refunds twice; the caller is told so. Not cancelled
+ * (it expired): the error stands.
+ */
+async function refundIfCancelledMeanwhile(deps: PaymentDeps, orderId: string, payment: StoredPaymentResult): Promise<void> {
+  const now = await loadOrder(deps.db, orderId);
+  if (!now?.order.cancelledAt || now.order.isPaid || !deps.paypal) return;
+  try {
+    await deps.paypal.refundCapture(payment.id, {
+      amount: now.order.totalPrice.toFixed(2), currency: 'USD', noteToPayer: 'The order was cancelled', requestId: `cancelled-${payment.id}`,
+    });
+    deps.log.warn({ orderId, captureId: payment.id }, 'refunded a PayPal payment taken for an order cancelled while it was being paid');
+  } catch (err) {
+    deps.log.error({ err, orderId, captureId: payment.id }, 'PayPal payment taken for an order cancelled while it was being paid, and its refund failed: refund it by hand');
+    throw err;
+  }
+  throw badRequest(ORDER_MESSAGES.cancelledWhilePaying, undefined, 'ORDER_CANCELLED');
 }

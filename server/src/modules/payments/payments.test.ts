@@ -113,7 +113,7 @@ describe('payments with PayPal (against a local PayPal REST server)', () => {
     expect(await stockOf(t, p.id)).toBe(2);
     const mails = await mailsTo(t, alice.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe(`Order confirmation ${order._id}`);
+    expect(mails[0]!.subject).toBe(`Order confirmation #${order.number}`);
     expect(mails[0]!.text).toContain('Total: $33.75 USD');
   });
 

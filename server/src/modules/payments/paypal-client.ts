@@ -26,6 +26,28 @@ export const paypalOrderSchema = z.looseObject({
 export type PayPalOrder = z.infer<typeof paypalOrderSchema>;
 export type PayPalCapture = z.infer<typeof captureSchema>;
 
+/** A Payments v2 refund: status COMPLETED, PENDING (PayPal completes it later), FAILED or CANCELLED. */
+export const paypalRefundSchema = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  amount: amountSchema.optional(),
+  custom_id: z.string().optional(),
+  status_details: z.looseObject({ reason: z.string().optional() }).optional(),
+});
+export type PayPalRefund = z.infer<typeof paypalRefundSchema>;
+
+export interface RefundCaptureInput {
+  /** Exactly 2 decimals, e.g. '9.99'. */
+  amount: string;
+  currency: 'USD';
+  /** Shown to the buyer (PayPal keeps at most 255 characters). */
+  noteToPayer?: string;
+  /** Our refund id, for reconciliation in PayPal's reports. */
+  customId?: string;
+  /** PayPal-Request-Id: the same id answers the same refund (PayPal keeps refund request ids 45 days). */
+  requestId: string;
+}
+
 const tokenSchema = z.object({ access_token: z.string(), expires_in: z.number() });
 const errorBodySchema = z.looseObject({
   name: z.string().optional(),
@@ -67,10 +89,14 @@ export interface PayPalClient {
   /** null when PayPal does not know the id. */
   getOrder(paypalOrderId: string): Promise<PayPalOrder | null>;
   captureOrder(paypalOrderId: string, requestId: string): Promise<PayPalOrder>;
+  /** POST /v2/payments/captures/{capture_id}/refund. A refusal is a PayPalApiError (422 and details[].issue). */
+  refundCapture(captureId: string, input: RefundCaptureInput): Promise<PayPalRefund>;
+  /** GET /v2/payments/refunds/{refund_id}; null when PayPal does not know it. */
+  getRefund(refundId: string): Promise<PayPalRefund | null>;
 }
 
 /**
- * PayPal Orders v2 over REST. The OAuth client-credentials token is cached until shortly before it
+ * PayPal Orders v2 and Payments v2 (refunds) over REST. The OAuth client-credentials token is cached until shortly before it
  * expires (one request in flight at a time) and refreshed once on a 401.
  */
 export function createPayPalClient(opts: PayPalClientOptions): PayPalClient {
@@ -131,6 +157,12 @@ export function createPayPalClient(opts: PayPalClientOptions): PayPalClient {
     }
   }
 
+  function parseRefund(json: unknown): PayPalRefund {
+    const parsed = paypalRefundSchema.safeParse(json);
+    if (!parsed.success) throw paypalUnreachable();
+    return parsed.data;
+  }
+
   function parseOrder(json: unknown): PayPalOrder {
     const parsed = paypalOrderSchema.safeParse(json);
     if (!parsed.success) throw paypalUnreachable();
@@ -161,6 +193,22 @@ export function createPayPalClient(opts: PayPalClientOptions): PayPalClient {
     },
     async captureOrder(paypalOrderId, requestId) {
       return parseOrder(await call('POST', `/v2/checkout/orders/${encodeURIComponent(paypalOrderId)}/capture`, {}, requestId));
+    },
+    async refundCapture(captureId, input) {
+      const json = await call('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
+        amount: { value: input.amount, currency_code: input.currency },
+        ...(input.noteToPayer ? { note_to_payer: input.noteToPayer.slice(0, 255) } : {}),
+        ...(input.customId ? { custom_id: input.customId } : {}),
+      }, input.requestId);
+      return parseRefund(json);
+    },
+    async getRefund(refundId) {
+      try {
+        return parseRefund(await call('GET', `/v2/payments/refunds/${encodeURIComponent(refundId)}`));
+      } catch (err) {
+        if (err instanceof PayPalApiError && err.status === 404) return null;
+        throw err;
+      }
     },
   };
 }

@@ -100,10 +100,12 @@ describe('a PayPal payment taken but not recorded', () => {
   const expiryOf = async (orderId: string) =>
     (await t.database.db.select({ at: orders.expiresAt }).from(orders).where(eq(orders.id, orderId)))[0]!.at!;
   const rowOf = async (orderId: string) => (await t.database.db.select().from(orders).where(eq(orders.id, orderId)))[0]!;
-  const confirmationsOf = async (orderId: string) =>
-    (await t.database.db.select().from(outbox).where(eq(outbox.to, alice.email)))
+  const confirmationsOf = async (orderId: string) => {
+    const { number } = await rowOf(orderId);
+    return (await t.database.db.select().from(outbox).where(eq(outbox.to, alice.email)))
       .map((m) => openMail(m, t.app.ctx.mailSealer))
-      .filter((m) => m.subject === `Order confirmation ${orderId}`);
+      .filter((m) => m.subject === `Order confirmation #${number}`);
+  };
   const sweep = (now: Date) => sweepUnpaidOrders(t.database.db, now, { checkPayPalOrder: createSettlePayPalOrder(deps), log: t.app.log });
 
   it('the expiry job records it as paid, once, instead of expiring the order', async () => {

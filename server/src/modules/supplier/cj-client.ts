@@ -3,7 +3,7 @@ import { CJ_MESSAGES } from '@shop/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import {
-  CJ_AUTH_CODES, CJ_CODES, cjCategoryDataSchema, cjCreatedOrderSchema, cjEnvelopeSchema, cjFreightDataSchema, cjListDataSchema,
+  CJ_AUTH_CODES, CJ_CODES, cjCategoryDataSchema, cjCreatedOrderSchema, cjDeletedOrderSchema, cjEnvelopeSchema, cjFreightDataSchema, cjListDataSchema,
   cjOrderDetailSchema, cjProductDataSchema, cjStockDataSchema, cjTokenDataSchema, type CjCreateOrderBody, type CjFreightBody, type CjTokenData,
 } from './cj-types.ts';
 import type { ListProductsInput, SupplierCatalogue } from './supplier-catalogue.ts';
@@ -120,7 +120,7 @@ export function createCjClient(opts: CjClientOptions): CjClient {
   type Attempt = { ok: true; envelope: z.infer<typeof cjEnvelopeSchema> } | { ok: false; code: number | null; message: string | null; retryable: boolean; unreachable?: boolean };
 
   /** One HTTP exchange, given at most `attemptMs`; never throws. */
-  async function exchange(method: 'GET' | 'POST', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null, attemptMs = timeoutMs): Promise<Attempt> {
+  async function exchange(method: 'GET' | 'POST' | 'DELETE', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null, attemptMs = timeoutMs): Promise<Attempt> {
     await limit();
     const url = new URL(`${base}/${path}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== '') url.searchParams.set(k, v);
@@ -152,7 +152,7 @@ export function createCjClient(opts: CjClientOptions): CjClient {
    * call budget; none at all while CJ is paused as unreachable.
    */
   async function send(
-    method: 'GET' | 'POST', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null, retries = maxRetries,
+    method: 'GET' | 'POST' | 'DELETE', path: string, query: Record<string, string> | undefined, body: unknown, token: string | null, retries = maxRetries,
   ): Promise<Attempt> {
     if (now() < pausedUntil) {
       log.debug({ path }, 'CJ request not sent: CJ was unreachable moments ago');
@@ -265,7 +265,7 @@ export function createCjClient(opts: CjClientOptions): CjClient {
   }
 
   /** An authenticated call; a refused token is renewed once and the call replayed. */
-  async function call(method: 'GET' | 'POST', path: string, query?: Record<string, string>, body?: unknown): Promise<unknown> {
+  async function call(method: 'GET' | 'POST' | 'DELETE', path: string, query?: Record<string, string>, body?: unknown): Promise<unknown> {
     let token = await accessToken();
     for (let attempt = 0; ; attempt += 1) {
       const r = await send(method, path, query, body, token);
@@ -315,6 +315,9 @@ export function createCjClient(opts: CjClientOptions): CjClient {
       const data = await call('GET', 'shopping/order/getOrderDetail', { orderId });
       if (data === null || data === undefined) throw new CjApiError(404, CJ_MESSAGES.orderNotFound, null, 'SUPPLIER_NOT_FOUND');
       return parse(cjOrderDetailSchema, data, 'shopping/order/getOrderDetail');
+    },
+    async deleteOrder(orderId: string) {
+      parse(cjDeletedOrderSchema, await call('DELETE', 'shopping/order/deleteOrder', { orderId }), 'shopping/order/deleteOrder');
     },
     async freightCalculate(body: CjFreightBody) {
       return parse(cjFreightDataSchema, await call('POST', 'logistic/freightCalculate', undefined, body), 'logistic/freightCalculate');

@@ -192,6 +192,15 @@ export const cjOrderDetailSchema = z.looseObject({
 });
 export type CjOrderDetail = z.infer<typeof cjOrderDetailSchema>;
 
+/**
+ * shopping/order/deleteOrder (DELETE, query `orderId`: CJ's order id): withdraws an order CJ has not
+ * shipped; `data` is the order id. CJ refuses it (another code than 200) once the order is on its
+ * way. The CJ states in which the shop asks at all: not SHIPPED, DELIVERED or CANCELLED.
+ */
+export const cjDeletedOrderSchema = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? null : String(v)));
+/** CJ order states after which an order can no longer be withdrawn (it has left the warehouse). */
+export const CJ_SHIPPED_STATES: ReadonlySet<string> = new Set(['SHIPPED', 'DELIVERED']);
+
 /** logistic/freightCalculate request body. */
 export interface CjFreightBody {
   startCountryCode: string;

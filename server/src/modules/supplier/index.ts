@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import { findDiscontinued } from './saved-products.ts';
 
 export { enqueueSupplierOrder, holdsSupplierProducts, SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
+export type { CancelSupplierOrder, SupplierCancelOutcome } from './cancel-supplier-order.ts';
 
 const supplierDiscontinued = (name: string) => badRequest(supplierNotSoldMessage(name), undefined, 'SUPPLIER_DISCONTINUED');
 

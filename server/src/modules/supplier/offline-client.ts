@@ -53,6 +53,12 @@ export function createOfflineCatalogue(opts: { shipDelaySeconds?: number; now?: 
         trackNumber: shipped ? `OFFTRK${m[2]!.slice(-10).toUpperCase()}` : null, logisticName: shipped ? 'CJPacket Ordinary' : null,
       };
     },
+    // The same rule as CJ: an order can be withdrawn until it ships (shipDelaySeconds after it was created).
+    async deleteOrder(cjOrderId) {
+      const m = /^OFFLINE-(\d+)-([A-Za-z0-9]+)$/.exec(cjOrderId);
+      if (!m) throw new CjApiError(404, 'Supplier order not found', null, 'SUPPLIER_NOT_FOUND');
+      if (now() >= Number(m[1]) + shipDelaySeconds * 1000) throw cjError(CJ_CODES.illegalParameter, 'The order has been shipped and cannot be deleted');
+    },
     async freightCalculate(body) {
       // A flat demo rate: $4.99 for the first unit, $1.50 for each further one.
       const units = body.products.reduce((n, p) => n + p.quantity, 0);

@@ -26,6 +26,8 @@ export interface SupplierCatalogue {
   createOrder(body: CjCreateOrderBody): Promise<CjCreatedOrder>;
   /** shopping/order/getOrderDetail: status, tracking number and carrier of a forwarded order. */
   getOrderDetail(cjOrderId: string): Promise<CjOrderDetail>;
+  /** shopping/order/deleteOrder: withdraws a forwarded order CJ has not shipped (CJ refuses otherwise). */
+  deleteOrder(cjOrderId: string): Promise<void>;
   /** logistic/freightCalculate: shipping options for these variants to a country. */
   freightCalculate(body: CjFreightBody): Promise<CjFreightData>;
 }
@@ -75,6 +77,7 @@ export function withCache(inner: SupplierCatalogue, opts: { ttlMs: number; maxEn
     getCategories: () => remember('categories', () => inner.getCategories()),
     createOrder: (body) => inner.createOrder(body),
     getOrderDetail: (id) => inner.getOrderDetail(id),
+    deleteOrder: (id) => inner.deleteOrder(id),
     freightCalculate: (body) => inner.freightCalculate(body),
     clear: () => entries.clear(),
   };

@@ -5,9 +5,9 @@ import { and, asc, count, desc, eq, isNotNull, sql, type SQL, type SQLWrapper } 
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
-import { jobs, orderItems, orders, products, productVariants, supplierShipments, type JobStatus } from '../../db/schema.ts';
+import { jobs, orderEvents, orderItems, orders, products, productVariants, supplierShipments, type JobStatus } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { isId } from '../../lib/ids.ts';
+import { isId, newId } from '../../lib/ids.ts';
 import {
   enqueueJob, findJob, PermanentJobError, retryJob, RetryableJobError, type JobHandler, type JobRow,
 } from '../../lib/jobs.ts';
@@ -72,9 +72,11 @@ export function sendSupplierOrderHandler(deps: { db: Executor; catalogue: Suppli
     const parsed = payloadSchema.safeParse(raw);
     if (!parsed.success) throw new PermanentJobError('The supplier order job is malformed');
     const { orderId, lines } = parsed.data;
-    const [order] = await deps.db.select({ shippingAddress: orders.shippingAddress, isPaid: orders.isPaid }).from(orders).where(eq(orders.id, orderId)).limit(1);
+    const [order] = await deps.db.select({ shippingAddress: orders.shippingAddress, isPaid: orders.isPaid, cancelledAt: orders.cancelledAt })
+      .from(orders).where(eq(orders.id, orderId)).limit(1);
     if (!order) throw new PermanentJobError('The order no longer exists');
     if (!order.isPaid) throw new PermanentJobError('The order is not paid');
+    if (order.cancelledAt) throw new PermanentJobError('Withdrawn: the order was cancelled');
     const a = order.shippingAddress;
     const country = resolveCountry(a.country);
     if (!country) throw new PermanentJobError(`CJ needs a country it knows: '${a.country}' is not recognised (use the country's name or its two-letter code)`);
@@ -96,6 +98,10 @@ export function sendSupplierOrderHandler(deps: { db: Executor; catalogue: Suppli
     };
     try {
       const created = await deps.catalogue.createOrder(body);
+      // The order's timeline (once, however often the job runs: the event's dedupe key).
+      await deps.db.insert(orderEvents).values({
+        id: newId(), orderId, type: 'forwarded', data: { cjOrderId: created.orderId }, dedupeKey: 'forwarded',
+      }).onConflictDoNothing();
       return { cjOrderId: created.orderId, cjOrderStatus: created.orderStatus ?? null, sentAt: new Date().toISOString() };
     } catch (err) {
       if (!(err instanceof CjApiError)) throw err;

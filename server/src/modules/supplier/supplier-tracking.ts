@@ -1,10 +1,10 @@
-import { CJ_MESSAGES, type SupplierOrder, type SupplierSource } from '@shop/contracts';
+import { CJ_MESSAGES, formatOrderNumber, type SupplierOrder, type SupplierSource } from '@shop/contracts';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { jobs, orders, supplierShipments, users } from '../../db/schema.ts';
+import { jobs, orderEvents, orders, supplierShipments, users } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { isId } from '../../lib/ids.ts';
+import { isId, newId } from '../../lib/ids.ts';
 import { findJob } from '../../lib/jobs.ts';
 import type { Mail, Mailer } from '../../lib/mailer.ts';
 import type { CjOrderDetail } from './cj-types.ts';
@@ -26,15 +26,15 @@ export interface TrackingDeps {
 }
 
 /** The "your order has shipped" e-mail. */
-export function shippedMail(to: { name: string; email: string }, orderId: string, d: { trackingNumber: string; carrier: string | null }, siteUrl: string): Mail {
+export function shippedMail(to: { name: string; email: string; number: number }, orderId: string, d: { trackingNumber: string; carrier: string | null }, siteUrl: string): Mail {
   const link = `${siteUrl}/order/${orderId}`;
   return {
     to: to.email,
-    subject: `Your order ${orderId} has shipped`,
+    subject: `Your order ${formatOrderNumber(to.number)} has shipped`,
     text: [
       `Hello ${to.name},`,
       '',
-      `Good news: your order ${orderId} has shipped.`,
+      `Good news: your order ${formatOrderNumber(to.number)} has shipped.`,
       '',
       `Carrier: ${d.carrier ?? 'the supplier\'s carrier'}`,
       `Tracking number: ${d.trackingNumber}`,
@@ -75,10 +75,17 @@ export async function recordShipment(deps: TrackingDeps, orderId: string, cjOrde
   });
   if (!tracking) return { changed, mailed: false };
 
-  const [customer] = await db.select({ name: users.name, email: users.email }).from(orders)
+  const [customer] = await db.select({ name: users.name, email: users.email, number: orders.number }).from(orders)
     .innerJoin(users, eq(users.id, orders.userId)).where(eq(orders.id, orderId)).limit(1);
-  const mark = sql`update ${supplierShipments} set shipped_mail_at = ${now.toISOString()}::timestamptz
+  // Marking the mail also writes the order's "shipped" event (once: its dedupe key).
+  const markOnly = sql`update ${supplierShipments} set shipped_mail_at = ${now.toISOString()}::timestamptz
     where order_id = ${orderId}::char(24) and tracking_number is not null and shipped_mail_at is null returning order_id`;
+  const shippedEvent = sql`shipped_event as (
+    insert into ${orderEvents} (id, order_id, type, data, dedupe_key, created_at)
+    select ${newId(now.getTime())}::char(24), m.order_id, 'shipped', ${JSON.stringify({ carrier, trackingNumber: tracking })}::jsonb, 'shipped', ${now.toISOString()}::timestamptz
+    from marked m on conflict do nothing
+  )`;
+  const mark = sql`with marked as (${markOnly}), ${shippedEvent} select order_id from marked`;
   if (!customer) {
     await db.execute(mark); // no customer to tell (account deleted): nothing to send, ever
     return { changed, mailed: false };
@@ -86,7 +93,7 @@ export async function recordShipment(deps: TrackingDeps, orderId: string, cjOrde
   const mail = shippedMail(customer, orderId, { trackingNumber: tracking, carrier }, deps.siteUrl);
   const recording = deps.mailer.recordIn?.(mail, sql`exists (select 1 from marked)`);
   if (recording) {
-    const { rows } = (await db.execute(sql`with marked as (${mark}), ${recording.ctes} select count(*)::int as n from marked`)) as unknown as { rows: Array<{ n: number }> };
+    const { rows } = (await db.execute(sql`with marked as (${markOnly}), ${shippedEvent}, ${recording.ctes} select count(*)::int as n from marked`)) as unknown as { rows: Array<{ n: number }> };
     const mailed = Number(rows[0]?.n ?? 0) > 0;
     if (mailed) recording.recorded();
     return { changed, mailed };
@@ -110,7 +117,11 @@ export async function pollTracking(deps: TrackingDeps, limit = TRACKING_BATCH): 
   const due = await deps.db.select({ orderId: jobs.dedupeKey, cjOrderId: cjOrderIdOf })
     .from(jobs)
     .leftJoin(supplierShipments, eq(sql`${supplierShipments.orderId}::text`, jobs.dedupeKey))
-    .where(and(eq(jobs.kind, SUPPLIER_ORDER_JOB), eq(jobs.status, 'done'), sql`${cjOrderIdOf} is not null`, isNull(supplierShipments.deliveredAt)))
+    .where(and(
+      eq(jobs.kind, SUPPLIER_ORDER_JOB), eq(jobs.status, 'done'), sql`${cjOrderIdOf} is not null`, isNull(supplierShipments.deliveredAt),
+      // A cancelled order's supplier order was withdrawn: nothing to follow.
+      sql`not exists (select 1 from ${orders} o where o.id::text = ${jobs.dedupeKey} and o.cancelled_at is not null)`,
+    ))
     .orderBy(sql`${supplierShipments.checkedAt} asc nulls first`, asc(jobs.id))
     .limit(limit);
   let checked = 0;

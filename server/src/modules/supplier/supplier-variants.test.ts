@@ -180,6 +180,7 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     const tools = createShopTools(t.database.db);
     const answer = await answerBuiltIn(tools, { id: customer.id, name: customer.name, isGuest: false, isSignedIn: true }, 'Where is my order?');
     expect(answer.text).toContain('YT2412345678901234');
+    expect(answer.text).toContain(`Order #${order.number} from`); // named by its number, as everywhere
     const stranger = await createUser(t);
     const other = await answerBuiltIn(tools, { id: stranger.id, name: stranger.name, isGuest: false, isSignedIn: true }, 'Where is my order?');
     expect(other.text).not.toContain('YT2412345678901234');

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
+import { createCancelSupplierOrder } from './cancel-supplier-order.ts';
 import { createFreightQuoter } from './freight.ts';
 import { getPricingRule, savePricingRule } from './pricing-rule.ts';
 import { refreshTrackingNow } from './supplier-tracking.ts';
@@ -24,6 +25,8 @@ export const supplierRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
   const catalogue = createSupplierCatalogue(app.ctx, app.log);
   registerSupplierJobs(app.ctx, catalogue, app.log);
+  // Cancelling a paid order (payments module) withdraws its supplier order through us first.
+  app.ctx.cancelSupplierOrder = createCancelSupplierOrder({ db, catalogue, log: app.log });
   const source = catalogue.source;
 
   app.get('/cj/status', { config: admin, schema: s.statusSchema }, async () => ({ source, notice: SUPPLIER_SOURCE_NOTICES[source] }));

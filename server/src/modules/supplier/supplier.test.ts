@@ -13,6 +13,7 @@ import { createAdmin, createTestApp, createUser, testConfig, TEST_DB, type TestA
 import { SUPPLIER_ORDER_JOB } from './supplier-orders.ts';
 import { DEFAULT_PRICING_RULE } from './pricing-rule.ts';
 import { UNBRANDED } from './save-supplier-product.ts';
+import { createOfflineCatalogue } from './offline-client.ts';
 
 const UNAUTHORIZED = { message: 'Not authorized, please sign in', code: 'UNAUTHORIZED' };
 const FORBIDDEN = { message: 'Admin access required', code: 'FORBIDDEN' };
@@ -507,5 +508,20 @@ describe(`offline supplier catalogue (no CJ_API_KEY), on ${TEST_DB}`, () => {
     const orders = await call<SupplierOrderListResponse>(t, admin, 'GET', '/api/cj/orders');
     expect(orders.body).toMatchObject({ source: 'offline' });
     expect(orders.body.data.content.map((o) => o.orderId)).toEqual([order._id]);
+
+    // Cancelled before it "ships": withdrawn (deleteOrder, as at CJ), cancelled and refunded.
+    const cancelled = await call<{ order: Order }>(t, admin, 'POST', `/api/orders/${order._id}/cancel`, { reason: 'Test' });
+    expect(cancelled).toMatchObject({ status: 200, body: { order: { status: 'cancelled', refundedAmount: order.totalPrice } } });
+  });
+
+  it('offline, deleteOrder follows CJ\'s rule: an order can be withdrawn until it ships', async () => {
+    let clock = 1_000_000;
+    const offline = createOfflineCatalogue({ shipDelaySeconds: 60, now: () => clock });
+    const created = await offline.createOrder({ orderNumber: 'aaaaaaaaaaaaaaaaaaaaaaaa' } as never);
+    await expect(offline.deleteOrder(created.orderId)).resolves.toBeUndefined();
+    clock += 60_000;
+    expect((await offline.getOrderDetail(created.orderId)).orderStatus).toBe('SHIPPED');
+    await expect(offline.deleteOrder(created.orderId)).rejects.toMatchObject({ code: 'SUPPLIER_REFUSED', statusCode: 502 });
+    await expect(offline.deleteOrder('nonsense')).rejects.toMatchObject({ code: 'SUPPLIER_NOT_FOUND' });
   });
 });

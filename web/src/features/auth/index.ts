@@ -5,8 +5,10 @@
  */
 export { AuthCard } from './components/AuthCard';
 export { FormField } from './components/FormField';
-export { AdminRoute } from './components/guards';
+export { AdminRoute, Redirect } from './components/guards';
 export { SubmitButton } from './components/SubmitButton';
 export { useReplaceSessionUser } from './hooks/use-session-user';
 export { alertMessageFor, applyFieldErrors } from './lib/apply-field-errors';
 export { withRedirect } from './lib/redirect';
+export { currentUserKey } from './api/get-current-user';
+export { SessionSync } from './components/SessionSync';

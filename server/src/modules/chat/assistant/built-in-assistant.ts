@@ -1,3 +1,4 @@
+import { formatOrderNumber } from '@shop/contracts';
 import type { LeadProductOfInterest } from '../../../db/schema.ts';
 import { isRelevant, OUT_OF_SCOPE, SHOPPING_INTENT } from './relevance.ts';
 import type { OrderFact, ProductFact, ShopTools } from './shop-tools.ts';
@@ -53,7 +54,7 @@ export function describeProduct(p: ProductFact): string {
 }
 
 export function describeOrder(o: OrderFact): string {
-  return `Order ${o.id} from ${o.date} (${money(o.total)}): ${o.status}.`;
+  return `Order ${formatOrderNumber(o.number)} from ${o.date} (${money(o.total)}): ${o.status}.`;
 }
 
 export const welcomeGreeting = (name: string) =>

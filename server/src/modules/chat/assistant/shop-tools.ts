@@ -36,6 +36,8 @@ export interface VariantFact {
 
 export interface OrderFact {
   id: string;
+  /** The order number customers know it by (#1003). */
+  number: number;
   date: string;
   total: number;
   isPaid: boolean;
@@ -74,13 +76,16 @@ export interface ShopTools {
 }
 
 function orderStatus(o: Order): string {
-  if (o.isDelivered) return `delivered on ${o.deliveredAt?.slice(0, 10)}`;
+  if (o.status === 'cancelled') return `cancelled${o.cancelledAt ? ` on ${o.cancelledAt.slice(0, 10)}` : ''}${o.refundedAmount > 0 ? ` and refunded ($${o.refundedAmount.toFixed(2)})` : ''}`;
+  if (o.status === 'refunded') return `refunded in full ($${o.refundedAmount.toFixed(2)})`;
+  const refunded = o.status === 'partially_refunded' ? ` ($${o.refundedAmount.toFixed(2)} refunded)` : '';
+  if (o.isDelivered) return `delivered on ${o.deliveredAt?.slice(0, 10)}${refunded}`;
   // A supplier parcel on its way: the carrier's tracking number (issue 20).
   const s = o.shipment;
   if (s?.trackingNumber) {
     return `shipped${s.shippedAt ? ` on ${s.shippedAt.slice(0, 10)}` : ''}${s.carrier ? ` with ${s.carrier}` : ''}, tracking number ${s.trackingNumber} (supplier status: ${s.status.toLowerCase()})`;
   }
-  if (o.isPaid) return `paid on ${o.paidAt?.slice(0, 10)} and being prepared for delivery`;
+  if (o.isPaid) return `paid on ${o.paidAt?.slice(0, 10)} and being prepared for delivery${refunded}`;
   if (o.isExpired) return 'expired without payment';
   return 'waiting for payment';
 }
@@ -128,7 +133,7 @@ export function createShopTools(db: Executor): ShopTools {
     async getMyOrders(userId, limit = 3) {
       const mine = (await listMyOrders(db, userId)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
       return mine.map((o) => ({
-        id: o._id, date: o.createdAt.slice(0, 10), total: o.totalPrice, isPaid: o.isPaid, paidAt: o.paidAt,
+        id: o._id, number: o.number, date: o.createdAt.slice(0, 10), total: o.totalPrice, isPaid: o.isPaid, paidAt: o.paidAt,
         isDelivered: o.isDelivered, deliveredAt: o.deliveredAt, items: o.orderItems.map((i) => i.name), status: orderStatus(o),
       }));
     },

@@ -18,12 +18,12 @@ globalThis.ResizeObserver ??= class {
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
 
 const summary = (overrides: Partial<OrderSummary> = {}): OrderSummary => ({
-  orders: [{ totalSales: 300, numOrders: 3 }],
+  orders: [{ totalSales: 300, numOrders: 3, grossSales: 300, totalRefunds: 0 }],
   users: [{ numUsers: 12, newUsers: 2 }],
-  dailyOrders: [{ _id: '2026-03-01', sales: 100, orders: 1 }, { _id: '2026-03-02', sales: 200, orders: 2 }],
+  dailyOrders: [{ _id: '2026-03-01', sales: 100, orders: 1, refunds: 0 }, { _id: '2026-03-02', sales: 200, orders: 2, refunds: 0 }],
   productCategories: [{ _id: 'Shirts', count: 4 }],
   range: { from: '2026-03-01', to: '2026-03-30', days: 30 },
-  previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 150, numOrders: 3, numUsers: 10, newUsers: 1 },
+  previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 150, numOrders: 3, numUsers: 10, newUsers: 1, totalRefunds: 0 },
   ...overrides,
 });
 
@@ -70,10 +70,10 @@ describe('DashboardPage', () => {
     // Previous period: 2 orders, 1,000.00 → average 500.00; +137.5% rounds to +138%. Orders 4 vs 2: +100%. Sales +375% (4,750.18 / 1,000 − 1).
     mockApi({
       'GET orders/summary': () => ({ body: summary({
-        orders: [{ totalSales: 4750.18, numOrders: 4 }],
+        orders: [{ totalSales: 4750.18, numOrders: 4, grossSales: 4750.18, totalRefunds: 0 }],
         users: [{ numUsers: 2, newUsers: 2 }],
-        dailyOrders: [{ _id: '2026-03-01', sales: 3750.18, orders: 2 }, { _id: '2026-03-02', sales: 1000, orders: 2 }],
-        previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 1000, numOrders: 2, numUsers: 0, newUsers: 0 },
+        dailyOrders: [{ _id: '2026-03-01', sales: 3750.18, orders: 2, refunds: 0 }, { _id: '2026-03-02', sales: 1000, orders: 2, refunds: 0 }],
+        previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 1000, numOrders: 2, numUsers: 0, newUsers: 0, totalRefunds: 0 },
       }) }),
       'GET orders': () => ({ body: emptyOrders }),
       'GET chat/leads': () => ({ body: leadList([]) }),
@@ -91,7 +91,7 @@ describe('DashboardPage', () => {
   it("shows 'No Sale' and 'No Category' when there is nothing to chart, and changes the range", async () => {
     const urls: URL[] = [];
     mockApi({
-      'GET orders/summary': (_b, url) => { urls.push(url); return { body: summary({ orders: [{ totalSales: 0, numOrders: 0 }], dailyOrders: [{ _id: '2026-03-01', sales: 0, orders: 0 }], productCategories: [] }) }; },
+      'GET orders/summary': (_b, url) => { urls.push(url); return { body: summary({ orders: [{ totalSales: 0, numOrders: 0, grossSales: 0, totalRefunds: 0 }], dailyOrders: [{ _id: '2026-03-01', sales: 0, orders: 0, refunds: 0 }], productCategories: [] }) }; },
       'GET orders': () => ({ body: emptyOrders }),
       'GET chat/leads': () => ({ body: leadList([]) }),
     });

@@ -1,7 +1,7 @@
 import type { ConfirmEmailChangeBody, ConfirmEmailChangeResponse } from '@shop/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { currentUserKey } from '../../auth/api/get-current-user';
+import { currentUserKey } from '../../auth';
 
 /** POST users/confirm-email: the token of the link mailed to a new address makes it the account's e-mail. */
 export const confirmEmail = (body: ConfirmEmailChangeBody) => api.post<ConfirmEmailChangeResponse>('users/confirm-email', body);

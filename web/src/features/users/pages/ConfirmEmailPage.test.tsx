@@ -2,7 +2,7 @@ import { EMAIL_CHANGE_EXPIRED, EMAIL_CHANGE_TAKEN } from '@shop/contracts/consta
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { customer, makeState, mockApi, renderWithProviders } from '../../../test/render';
-import { SessionSync } from '../../auth/components/SessionSync';
+import { SessionSync } from '../../auth';
 import ConfirmEmailPage from './ConfirmEmailPage';
 
 afterEach(() => vi.unstubAllGlobals());

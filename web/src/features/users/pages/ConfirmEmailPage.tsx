@@ -1,12 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Redirect } from '../../../app/guards';
-import { paths } from '../../../app/paths';
-import { useStore } from '../../../app/store';
+import { paths } from '../../../lib/paths';
+import { useStore } from '../../../lib/store';
 import { LoadingBox } from '../../../components/LoadingBox';
 import { MessageBox } from '../../../components/MessageBox';
 import { getErrorMessage } from '../../../lib/api-client';
-import { AuthCard } from '../../auth/components/AuthCard';
+import { AuthCard, Redirect } from '../../auth';
 import { useConfirmEmail } from '../api/confirm-email';
 
 /**
