@@ -1,23 +1,27 @@
 // `npm test`: every check the project has — typecheck of each workspace, lint, the web tests, the
 // server tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) and the browser tests.
 //
-// They run in three lanes side by side: the quick checks one after another, the server tests, the
-// browser tests. None of them keeps both cores of this 2-core machine busy on its own (the server
-// tests wait on child processes, PostgreSQL and timers; the browser tests on pages), so running them
-// together takes about the longest lane instead of the sum (docs/testing.md, "How long the suite takes").
+// They run in three lanes: the quick checks one after another, the server tests, the browser tests.
+// How many run at once is chosen by the cores available (os.availableParallelism()): with fewer
+// than 4, one lane after another — on a 2-core machine three lanes at once reached load 16-19 and
+// timed tests out (a server setup step, 16 tests never ran); with 4 or more, side by side, which takes
+// about the longest lane instead of the sum (docs/testing.md, "How long the suite takes").
 // Each job's output is held and printed whole when it ends, so it stays readable (and written to
 // test-results/<job>.log as it comes, to follow a long job); each part's time is printed, and a
 // summary at the end; the exit code is 1 if any part failed.
-// `node scripts/test.mjs --only=quick|server|e2e` runs one lane; `--serial` runs the lanes one after another.
+// `node scripts/test.mjs --only=quick|server|e2e` runs one lane; `--serial` / `--parallel` force
+// the lanes one after another / side by side.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-const serial = process.argv.includes('--serial');
+const cores = availableParallelism();
+const serial = process.argv.includes('--serial') || (!process.argv.includes('--parallel') && cores < 4);
 const logDir = path.join(root, 'test-results');
 mkdirSync(logDir, { recursive: true });
 
@@ -77,6 +81,7 @@ async function runLane(lane) {
 
 const started = Date.now();
 let passed = true;
+if (!only) process.stdout.write(`npm test: ${cores} cores, the lanes ${serial ? 'one after another' : 'side by side'} (--serial / --parallel to choose)\n`);
 if (serial) {
   for (const lane of lanes) passed = (await runLane(lane)) && passed;
 } else {

@@ -379,13 +379,13 @@ export const PUBLIC_CACHING: { private: string[]; perViewer: string[]; shared: R
   private: [
     'GET /metrics', 'GET /api/docs', 'GET /api/docs/json', 'GET /api/docs/yaml', 'GET /api/docs/static/*', 'GET /api/docs/static/index.html',
     'GET /api/docs/static/swagger-initializer.js', 'GET /api/docs/', 'GET /api/dev/mailbox',
-    'POST /api/users/confirm-signup', 'POST /api/users/signin', 'POST /api/users/signout', 'POST /api/users/refresh-token', 'GET /api/users/current',
+    'POST /api/users/confirm-signup', 'POST /api/users/confirm-email', 'POST /api/users/signin', 'POST /api/users/signout', 'POST /api/users/refresh-token', 'GET /api/users/current',
     'GET /api/chat/verify-guest', 'POST /api/chat/guest-session', 'POST /api/chat/end-guest-session', 'POST /api/chat/save',
     'GET /api/chat/user-messages/:userId', 'GET /api/chat/guest-history', 'POST /api/chat/ai-response', 'GET /ws/chat',
   ],
   perViewer: ['GET /api/products/:id'],
   shared: {
-    'GET /api/health': null, 'GET /api/ready': null,
+    'GET /api/health': null, 'GET /api/live': null, 'GET /api/ready': null,
     'POST /api/users/signup': null, 'POST /api/users/forgot-password': null, 'POST /api/users/reset-password': null,
     'GET /api/products': null, 'GET /api/products/search': null, 'GET /api/products/categories': null, 'GET /api/products/slug/:slug': null,
     'GET /robots.txt': HOUR, 'GET /sitemap.xml': HOUR, 'GET /sitemaps/pages.xml': HOUR, 'GET /sitemaps/products-:part.xml': HOUR,

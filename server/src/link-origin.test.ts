@@ -68,7 +68,7 @@ for (const { label, env, origin } of [
       const mails = (await t.database.db.select().from(outbox)).map((row) => openMail(row, t.app.ctx.mailSealer));
       const subjects = mails.map((m) => m.subject).sort();
       expect(subjects).toEqual([
-        `Order confirmation ${order._id}`,
+        `Order confirmation #${order.number}`,
         'Confirm your e-mail to create your account',
         'Reset your password',
         'You already have an account',
@@ -88,7 +88,7 @@ for (const { label, env, origin } of [
       }
       const linkIn = (subject: string) => linksOf(mails.find((m) => m.subject === subject)!.text).absolute;
       expect(linkIn('Reset your password')).toEqual([expect.stringMatching(new RegExp(`^${origin}/reset-password\\?token=[\\w-]{43}$`))]);
-      expect(linkIn(`Order confirmation ${order._id}`)).toEqual([`${origin}/order/${order._id}`]);
+      expect(linkIn(`Order confirmation #${order.number}`)).toEqual([`${origin}/order/${order._id}`]);
       expect(linkIn('You already have an account')).toEqual([`${origin}/signin`, `${origin}/forgot-password`]);
       expect(linkIn('Confirm your new e-mail address')).toEqual([expect.stringMatching(new RegExp(`^${origin}/confirm-email\\?token=[\\w-]{43}$`))]);
       expect(linkIn('Your account e-mail is being changed')).toEqual([expect.stringMatching(new RegExp(`^${origin}/reset-password\\?token=[\\w-]{43}$`))]);

@@ -145,7 +145,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // The link mailed to a new address (PUT users/profile): anyone holding it may use it, signed in or
   // not, in any browser; it tells nothing of the account but the address it confirms.
-  app.post('/users/confirm-email', { config: { access: 'public' }, schema: confirmEmailChangeSchema }, async (request, reply) => {
+  app.post('/users/confirm-email', { config: personal, schema: confirmEmailChangeSchema }, async (request, reply) => {
     await limitAttempts(request, reply, 'confirm-email', hashToken(request.body.token));
     const { email } = await confirmEmailChange(ctx.db, request.body.token);
     return { message: EMAIL_CHANGE_CONFIRMED, email };
