@@ -15,7 +15,7 @@ export const SHOPPING_INTENT = /\b(do you (have|sell|carry|stock|offer)|have you
  * Words of a shopping question that name no product but belong to the shop's talk: gifts and who
  * they are for, prices and sizes, colours. They neither count for nor against a product.
  */
-const SHOP_WORDS = new Set((
+export const SHOP_WORDS = new Set((
   'anything something everything options option ideas idea gift gifts present presents deal deals new need want suggest suggestion birthday ' +
   'christmas mum mom dad mother father son daughter wife husband partner friend kid kids child children boy girl baby men women mens womens ' +
   'under below over less dollars dollar usd bucks budget cheaper size small medium large big xl colour color ' +
