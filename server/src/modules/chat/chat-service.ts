@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { users } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { badRequest, notFound, tooManyRequests } from '../../lib/errors.ts';
-import { recordLeadActivity } from '../leads/index.ts';
+import { clearLeadWantsPerson, markLeadWantsPerson, recordLeadActivity } from '../leads/index.ts';
 import type { Assistant } from './assistant/answer.ts';
 import { welcomeGreeting } from './assistant/built-in-assistant.ts';
 import { createAssistant } from './assistant/answer.ts';
@@ -13,6 +13,7 @@ import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
 import { storeMessage } from './store-message.ts';
+import { clearConversationWantsPerson, markConversationWantsPerson } from './wants-person.ts';
 import { chatConversations, chatMessages } from '../../db/schema.ts';
 import { enqueueJob } from '../../lib/jobs.ts';
 
@@ -93,33 +94,39 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
   // A lead row is written at most every LEAD_REFRESH_MS per person unless the message carries news
   // (a product asked about, a buying signal): a chatty conversation must not queue a write per line.
   const lastLeadWrite = new Map<string, number>();
-  function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>) {
+  // A person asking for a person (or upset) is news: the lead is written and marked "Wants a person".
+  function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>, wantsPerson = false) {
     const signal = interestSignalOf(text, products);
     const now = Date.now();
-    if (!products.length && signal === 'low' && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return;
+    if (!products.length && signal === 'low' && !wantsPerson && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return;
     lastLeadWrite.set(identity.id, now);
     if (lastLeadWrite.size > 50_000) lastLeadWrite.clear();
-    ctx.background.run('chat lead', () => recordLeadActivity(db, {
-      userId: identity.id, userName: identity.name, userEmail: identity.email, productsOfInterest: products, interestSignal: signal,
-    }));
+    ctx.background.run('chat lead', async () => {
+      await recordLeadActivity(db, {
+        userId: identity.id, userName: identity.name, userEmail: identity.email, productsOfInterest: products, interestSignal: signal,
+      });
+      if (wantsPerson) await markLeadWantsPerson(db, identity.id);
+    });
   }
 
   async function replyWithAi(identity: ChatIdentity, userMessage: ChatMessage, opts: { fallback?: boolean } = {}): Promise<ChatMessage | null> {
     const asking = { id: identity.id, name: identity.name, isGuest: identity.isGuest, isSignedIn: !identity.isGuest };
     let text: string;
     let products: Array<{ productId: string; name: string }> = [];
+    let wantsPerson = false;
     try {
       await limitAi(identity);
       const answer = await assistant(asking, userMessage.content);
       text = answer.text;
       products = answer.products;
+      wantsPerson = Boolean(answer.handoff);
     } catch (err) {
       text = err instanceof Error && 'statusCode' in err && (err as { statusCode: number }).statusCode === 429
         ? TOO_MANY_AI_REQUESTS
         : "I'm sorry, I couldn't process your message right now. Please try again later.";
       if (!(err instanceof Error && 'statusCode' in err)) log.error({ err }, 'chat: assistant failed');
     }
-    recordLead(identity, userMessage.content, products);
+    recordLead(identity, userMessage.content, products, wantsPerson);
     const { message } = await storeMessage(db, {
       conversationOwner: { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest },
       sender: 'ai', ...AI_SENDER, recipientId: identity.id,
@@ -127,6 +134,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       clientId: opts.fallback ? `fallback:${userMessage.id}` : `ai:${userMessage.id}`,
       ...(opts.fallback ? { fallback: true } : {}),
     });
+    // Marked before the administrators hear of the answer, so their list shows it when they look.
+    if (wantsPerson) await markConversationWantsPerson(db, identity.id);
     const presented = presentMessage(message);
     await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
     return presented;
@@ -176,6 +185,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         const presented = presentMessage(message);
         if (!isDuplicate) {
           await hub.publish([{ to: 'user', userId: owner.id }, { to: 'admins' }], { type: 'message', message: presented });
+          // A person answered: the conversation and the lead no longer wait for one.
+          ctx.background.run('chat person answered', async () => { await Promise.all([clearConversationWantsPerson(db, owner.id), clearLeadWantsPerson(db, owner.id)]); });
         }
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };
       }
@@ -224,7 +235,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
     async answer(identity, text) {
       await limitAi(identity);
       const answer = await assistant({ id: identity.id, name: identity.name, isGuest: identity.isGuest, isSignedIn: !identity.isGuest }, text);
-      recordLead(identity, text, answer.products);
+      recordLead(identity, text, answer.products, Boolean(answer.handoff));
+      if (answer.handoff) await markConversationWantsPerson(db, identity.id);
       return answer.text;
     },
   };

@@ -70,6 +70,10 @@ async function answerQuestion(tools: ShopTools, user: AskingUser, message: strin
     if (compared) return compared;
   }
 
+  // Shipping to a named country: the shop's shipping rule for it ("can you send my order to Japan?"
+  // is about Japan; "where is my order to Japan?" about the order).
+  if (u.country && u.aboutShipping && u.orders < 3) return answerShipping(tools, u.country);
+
   // The FAQ entry that matches best against the order look-up: "gift wrap my order" is about gift
   // wrapping (an entry scores on every keyword and question word), "where is my order" about the order.
   // While handing off, the entry about reaching a person says nothing new.
@@ -82,9 +86,6 @@ async function answerQuestion(tools: ShopTools, user: AskingUser, message: strin
     return { text: `Here are your latest orders:\n${orders.map(describeOrder).join('\n')}\nYou can see the details under Order History.`, products: [] };
   }
   if (u.orders > 0 && scored[0]) return { text: scored[0].entry.answer, products: [] };
-
-  // Shipping to a named country: the shop's shipping rule for it.
-  if (u.country && u.aboutShipping) return answerShipping(tools, u.country);
 
   const catalogue = await answerCatalogueQuestion(tools, u, message);
   if (catalogue) return catalogue;

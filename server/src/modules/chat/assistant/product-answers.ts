@@ -2,8 +2,8 @@ import type { SearchOrder } from '@shop/contracts';
 import type { LeadProductOfInterest } from '../../../db/schema.ts';
 import type { AssistantAnswer } from './built-in-assistant.ts';
 import { describePrice, describeProduct, describeRating, describeStock, money, productLink } from './describe.ts';
-import { kindTerms, selectKind, synonymQueries } from './product-kinds.ts';
-import { SHOPPING_INTENT, termNames } from './relevance.ts';
+import { headWord, kindTerms, selectKind, synonymQueries } from './product-kinds.ts';
+import { SHOP_WORDS, SHOPPING_INTENT, termNames } from './relevance.ts';
 import type { ProductFact, ShopTools } from './shop-tools.ts';
 import { describeBudget, withinBudget, type Budget, type Comparison, type Superlative, type Understanding } from './understand.ts';
 import type { NamedCountry } from './countries.ts';
@@ -71,7 +71,8 @@ export async function answerCatalogueQuestion(tools: ShopTools, u: Understanding
   const gift = GIFT.test(message);
   const terms = kindTerms(u.rest).filter((t) => !GIFT.test(t));
   const order = u.superlative ? ORDER_OF[u.superlative] : 'lowest';
-  const candidates = await candidatesFor(tools, terms, order, gift);
+  // Words such as "dad" or "red" name no kind: with nothing else, every product is a candidate.
+  const candidates = await candidatesFor(tools, terms.filter((t) => !SHOP_WORDS.has(t)), order, gift);
   const kind = selectKind(terms, candidates);
   // Outside a shopping question, the words must name products, not merely occur in a description
   // ("the best recipe for lasagna" is not about the cookbook): as for any product (relevance.ts).
@@ -142,8 +143,12 @@ function closestTo(ps: ProductFact[], b: Budget): ProductFact | undefined {
 
 const nameWords = (p: ProductFact) => `${p.name} ${p.brand}`.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
-/** The product one side of a comparison names: the one most of its words name (name or brand); `sure` when no other is as good. */
-async function identify(tools: ShopTools, side: string): Promise<{ product: ProductFact; sure: boolean } | null> {
+/**
+ * The products one side of a comparison names: those most of its words name (name or brand), best
+ * first; `sure` when one alone is best. "the Zentek one" names every Zentek product: the caller
+ * keeps the one of the other side's kind.
+ */
+async function identify(tools: ShopTools, side: string): Promise<{ products: ProductFact[]; sure: boolean } | null> {
   const terms = kindTerms(side);
   if (!terms.length) return null;
   const byId = new Map<string, ProductFact>();
@@ -153,10 +158,18 @@ async function identify(tools: ShopTools, side: string): Promise<{ product: Prod
   const scored = [...byId.values()].map((p) => ({ p, n: score(p) })).filter((x) => x.n > 0).sort((a, b) => b.n - a.n);
   const best = scored[0];
   if (!best) return null;
-  const unique = !scored[1] || scored[1].n < best.n;
+  const tied = scored.filter((x) => x.n === best.n).map((x) => x.p);
   // Half the side's words at least must name it ("Buds Sport for running" → Buds Sport Earbuds).
-  if (best.n * 2 < terms.length && !unique) return null;
-  return { product: best.p, sure: unique && (best.n >= 2 || terms.length === 1) };
+  if (best.n * 2 < terms.length && tied.length > 1) return null;
+  return { products: tied, sure: tied.length === 1 && (best.n >= 2 || terms.length === 1) };
+}
+
+/** Of several products one side names, the one of the same kind as the other side's product (head word, then category). */
+function sameKindAs(ps: ProductFact[], other: ProductFact): ProductFact {
+  return ps.find((p) => p.id !== other.id && headWord(p.name) === headWord(other.name))
+    ?? ps.find((p) => p.id !== other.id && p.category === other.category)
+    ?? ps.find((p) => p.id !== other.id)
+    ?? ps[0]!;
 }
 
 /** "Comparing the two:" each product's price, stock, rating (or "no reviews yet") and description, then which is cheaper and which is rated higher. */
@@ -193,12 +206,15 @@ export function describeComparison(a: ProductFact, b: ProductFact): string {
  */
 export async function answerComparison(tools: ShopTools, c: Comparison): Promise<AssistantAnswer | null> {
   for (const [left, right] of c.splits.slice(0, 4)) {
-    const a = await identify(tools, left);
-    if (!a) continue;
-    const b = await identify(tools, right);
-    if (!b || a.product.id === b.product.id) continue;
-    if (!c.explicit && !(a.sure && b.sure)) continue;
-    return { text: describeComparison(a.product, b.product), products: toLead([a.product, b.product]) };
+    const l = await identify(tools, left);
+    if (!l) continue;
+    const r = await identify(tools, right);
+    if (!r) continue;
+    if (!c.explicit && !(l.sure && r.sure)) continue;
+    const a = l.products.length === 1 || r.products.length > 1 ? l.products[0]! : sameKindAs(l.products, r.products[0]!);
+    const b = sameKindAs(r.products, a);
+    if (a.id === b.id) continue;
+    return { text: describeComparison(a, b), products: toLead([a, b]) };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { SHOP_WORDS, termNames } from './relevance.ts';
-import type { ProductFact } from './shop-tools.ts';
+import { STOPWORDS, type ProductFact } from './shop-tools.ts';
 
 /**
  * What kind of product a question is about ("laptop", "wireless headphones", "books") and which
@@ -73,7 +73,7 @@ export function tierOf(term: string, p: ProductFact): number {
 
 /** The words of a question that may name a kind of product (budget, superlative and filler words left out). */
 export function kindTerms(text: string): string[] {
-  return wordsOf(text).filter((w) => w.length > 1 && !NOT_KINDS.has(w) && !/^\d+(?:\.\d+)?$/.test(w));
+  return wordsOf(text).filter((w) => w.length > 1 && !STOPWORDS.has(w) && !NOT_KINDS.has(w) && !/^\d+(?:\.\d+)?$/.test(w));
 }
 
 export interface Kind {

@@ -49,7 +49,7 @@ export interface OrderFact {
   status: string;
 }
 
-const STOPWORDS = new Set(('a an the is are was were be do does did have has had i you we me my your our it its this that these those ' +
+export const STOPWORDS = new Set(('a an the is are was were be do does did have has had i you we me my your our it its this that these those ' +
   'what which who how much many any some there here of for to in on at with and or but about from by can could would should will ' +
   'please tell show find looking look want need get give price prices cost costs stock available availability in-stock buy ' +
   'sell selling sale discount products product item items one ones hi hello hey thanks thank compare vs versus between ' +

@@ -189,7 +189,7 @@ const ASKS_PERSON = [
   /\bhuman\s+(?:please|now|agent|help)\b/i,
 ];
 
-const UPSET = /\b(?:stupid|idiot|idiots|idiotic|dumb|moron|morons|useless|worthless|pathetic|incompetent|rubbish|garbage|trash|crap|crappy|shit|shitty|bullshit|fuck\w*|f\*+k\w*|wtf|damn|dammit|screw you|hate (?:you|this|it|your)|you suck|this sucks|it sucks|sucks|terrible|horrible|awful|worst (?:shop|store|service|bot|assistant|experience|company|ever)|ridiculous|unacceptable|disgusting|disgrace(?:ful)?|scam|scammers?|fraud|liars?|rip[- ]?off|furious|angry|so annoyed|annoying|fed up|sick of|shut up|waste of (?:time|money)|not helpful|unhelpful|no help|doesn'?t help|not helping|you don'?t understand|can'?t you understand|are you (?:stupid|dumb|kidding|serious)|joke of a)\b/i;
+const UPSET = /\b(?:stupid|idiot|idiots|idiotic|dumb|moron|morons|useless|worthless|pathetic|incompetent|rubbish|garbage|trash|crap|crappy|shit|shitty|bullshit|fuck\w*|f\*+k\w*|wtf|damn|dammit|screw you|hate (?:you|this|it|your)|you suck|this sucks|it sucks|sucks|terrible|horrible|awful|worst (?:shop|store|service|bot|assistant|experience|company|ever)|ridiculous|unacceptable|disgusting|disgrace(?:ful)?|scam|scammers?|fraud|liars?|rip[- ]?off|furious|angry|so annoyed|annoying|fed up|sick of|shut up|waste of (?:time|money)|not helpful|unhelpful|no help|doesn'?t help|not helping|you don'?t understand|can'?t you understand|are you (?:stupid|dumb|kidding|serious)|joke of a|(?:is|are|what) (?:a |such a )?(?:joke|farce))\b/i;
 
 /** Whether the message asks for a person or shows the shopper is upset (anger, insults, shouting). */
 export function findHandOff(text: string): HandOff | null {
@@ -215,7 +215,7 @@ export function orderIntent(text: string): 0 | 1 | 3 {
 }
 
 /** Words of a question about shipping: cost, time, destinations. */
-export const SHIPPING_WORDS = /\b(ship|ships|shipping|shipped|deliver|delivers|delivered|delivery|deliveries|postage|courier|send (?:it |them |to )|sending|arrive|arrival|how long|transit|freight|dispatch)/i;
+export const SHIPPING_WORDS = /\b(ship|ships|shipping|shipped|deliver|delivers|delivered|delivery|deliveries|postage|courier|send(?:ing)?\b[^.?!]{0,25}\bto\b|arrive|arrival|how long|transit|freight|dispatch)/i;
 
 // ------------------------------------------------------------------------------------------------
 
