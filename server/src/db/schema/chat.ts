@@ -16,9 +16,9 @@ export const chatConversations = pgTable(
     userEmail: text('user_email').notNull(),
     isGuest: boolean('is_guest').notNull().default(false),
     lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** When the person asked the assistant for a person, or was upset; cleared by an administrator's reply (migration 0090). */
     wantsPersonAt: timestamp('wants_person_at', { withTimezone: true }),
-    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('chat_conversations_user_id_key').on(t.userId),

@@ -26,10 +26,10 @@ export const leads = pgTable(
     revenueAmount: numeric('revenue_amount', { precision: 12, scale: 2, mode: 'number' }),
     lossReason: text('loss_reason'),
     lossDetails: text('loss_details'),
-    /** When the person asked the assistant for a person, or was upset; cleared by a chat reply or a status change (migration 0090). */
-    wantsPersonAt: timestamp('wants_person_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the person asked the assistant for a person, or was upset; cleared by a chat reply or a status change (migration 0090). */
+    wantsPersonAt: timestamp('wants_person_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('leads_user_id_key').on(t.userId),

@@ -100,7 +100,7 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const id1 = cj.send('Do you have the Nova X5 in stock?');
     const ack1 = await cj.waitFor(isAck(id1));
     const ai = await cj.waitFor(isMessage((m) => m.sender === 'ai' && m.clientId === `ai:${ack1.message.id}`));
-    expect(ai.message.content).toMatch(/Nova X5 Smartphone by Nova: \$699\.00, in stock \(7 available\)/);
+    expect(ai.message.content).toMatch(/\[Nova X5 Smartphone\]\(\/product\/nova-x5-smartphone\) by Nova: \$699\.00, in stock \(7 available\)/);
 
     const ca = await connect({ cookie: admin.cookie });
     await cj.waitFor((e) => e.type === 'admin-status' && e.isOnline);

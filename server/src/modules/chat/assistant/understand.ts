@@ -193,10 +193,11 @@ const UPSET = /\b(?:stupid|idiot|idiots|idiotic|dumb|moron|morons|useless|worthl
 
 /** Whether the message asks for a person or shows the shopper is upset (anger, insults, shouting). */
 export function findHandOff(text: string): HandOff | null {
-  if (ASKS_PERSON.some((re) => re.test(text))) return 'asked';
+  // Upset first: the apology then owns up to not having helped.
   if (UPSET.test(text) || /[!?]{3,}/.test(text)) return 'upset';
   const letters = text.replace(/[^\p{L}]/gu, '');
   if (letters.length >= 12 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && text.trim().split(/\s+/).length >= 3) return 'upset';
+  if (ASKS_PERSON.some((re) => re.test(text))) return 'asked';
   return null;
 }
 
