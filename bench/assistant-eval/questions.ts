@@ -44,6 +44,7 @@ const BEAUTY = byCategory('beauty', 'Beauty');
 const FASHION = byCategory('fashion', 'Fashion');
 const BACKPACK = byName('backpack', /Backpack$/);
 const STAND = byName('laptop stand', /Laptop Stand$/);
+const SUNGLASSES = byName('sunglasses', /Sunglasses$/);
 const GIFTS = kind('gift', (p) => p.isGift);
 const ANY = kind('product', () => true);
 
@@ -232,6 +233,21 @@ export const QUESTIONS: EvalQuestion[] = [
   { id: 'more-budget-first', intent: 'budget', ask: 'under $15, what can I get?', facts: (c) => [names(cheapestFirst(c.products.filter((p) => inStock(p) && p.finalPrice < 15))[0]!), namesOnly(c.products, (p) => p.finalPrice < 15 && inStock(p), 'in stock under $15')] },
   { id: 'more-laptop-stand', intent: 'budget', ask: 'Do you have a laptop stand under $100?', facts: (c) => budgetFacts(c, STAND, { max: 100, strictMax: true }) },
   { id: 'more-top-toy', intent: 'superlative', ask: 'top rated toy', facts: (c) => [...topFacts(c, TOYS, bestRated, 'best rated'), ...honestRatings(available(c, TOYS))] },
+
+  // ---------------------------------------------------------------- a second batch of wordings, run once as written (not tuned to)
+  { id: 'blind-sunglasses-pair', intent: 'superlative', ask: 'whats the cheapest pair of sunglasses', facts: (c) => topFacts(c, SUNGLASSES, cheapest, 'cheapest') },
+  { id: 'blind-gift-kid-20', intent: 'budget', ask: 'any good gift ideas for a kid under 20 dollars?', facts: (c) => [names(cheapestFirst(available(c, GIFTS).filter((p) => p.finalPrice < 20))[0]!), namesOnly(c.products, (p) => p.isGift && inStock(p) && p.finalPrice < 20, 'an in-stock gift under $20')] },
+  { id: 'blind-compare-two-aurora', intent: 'comparison', ask: 'compare the two Aurora headphones', facts: (c) => compareFacts(product(c, 'Aurora Studio Headphones'), product(c, 'Aurora Wireless Headphones')) },
+  { id: 'blind-which-cheaper', intent: 'comparison', ask: 'Which is cheaper: Echo Mini or Echo Home?', facts: (c) => compareFacts(product(c, 'Echo Mini Bluetooth Speaker'), product(c, 'Echo Home Smart Speaker')) },
+  { id: 'blind-nothing-over', intent: 'budget', ask: "I'm after a speaker, nothing over $60", facts: (c) => budgetFacts(c, SPEAKER, { max: 60 }) },
+  { id: 'blind-ship-france-cost', intent: 'shipping-country', ask: 'shipping cost to France?', facts: (c) => shippingFacts(c, 'FR', 'France') },
+  { id: 'blind-internationally', intent: 'shipping-country', ask: 'Do you ship internationally?', facts: (c) => [faqAnswer(c, 'shipping')] },
+  { id: 'blind-delivered-italy', intent: 'shipping-country', ask: 'Can I get my order delivered to Italy?', facts: async (c) => [...(await shippingFacts(c, 'IT', 'Italy')), NOT_SIGN_IN] },
+  { id: 'blind-cheaper-than', intent: 'budget', ask: 'is there anything cheaper than the Aviator Sunglasses?', facts: (c) => [names(cheapest(available(c, SUNGLASSES))[0]!)] },
+  { id: 'blind-phone-budget', intent: 'budget', ask: 'I need a new phone, budget 400', facts: (c) => budgetFacts(c, SMARTPHONE, { max: 400 }) },
+  { id: 'blind-kettles-in-stock', intent: 'product', ask: 'do you have any kettles in stock?', facts: (c) => available(c, KETTLE).map(names) },
+  { id: 'blind-arrived-damaged', intent: 'faq-vs-order', ask: 'my order arrived damaged, what do I do?', facts: (c) => [faqAnswer(c, 'return')] },
+  { id: 'blind-typos', intent: 'superlative', ask: 'wat is the cheapst laptop', facts: (c) => topFacts(c, LAPTOP, cheapest, 'cheapest') },
 
   // ---------------------------------------------------------------- off-topic and prompt injection
   { id: 'off-topic-capital', intent: 'off-topic', ask: 'What is the capital of France?', facts: () => [says(OUT_OF_SCOPE_RE, 'gives the scope sentence'), doesNotSay(/\$\d/, 'quotes no price')], subset: true },

@@ -1,7 +1,7 @@
 import type { LeadProductOfInterest } from '../../../db/schema.ts';
 import { describeProduct } from './describe.ts';
 import { scoreFaq } from './faq.ts';
-import { alternativeLine, answerCatalogueQuestion, answerComparison, answerShipping } from './product-answers.ts';
+import { alternativeLine, answerCatalogueQuestion, answerComparison, answerShipping, describeComparison } from './product-answers.ts';
 import { isRelevant, OUT_OF_SCOPE, SHOPPING_INTENT } from './relevance.ts';
 import type { OrderFact, ProductFact, ShopTools } from './shop-tools.ts';
 import { understand, type HandOff, type Understanding } from './understand.ts';
@@ -94,6 +94,10 @@ async function answerQuestion(tools: ShopTools, user: AskingUser, message: strin
   // The search is generous (descriptions, typos, single words): only products the message names are shown.
   const products = (await tools.searchProducts(message)).filter((p) => isRelevant(message, p));
   const asksAboutProducts = PRODUCT_HINT.test(message) || !faq.length;
+  // "Compare the two Aurora headphones": one group that names exactly two products.
+  if (products.length === 2 && u.comparison === null && /\b(compare|comparison|difference|differ)\b/i.test(message)) {
+    return { text: describeComparison(products[0]!, products[1]!), products: toLead(products) };
+  }
   if (products.length && asksAboutProducts) {
     const intro = products.length === 1 ? 'I found this product:' : `I found ${products.length} products:`;
     const extra = faq[0] && !/\b(price|cost|how much)\b/i.test(message) ? `\n${faq[0].answer}` : '';

@@ -1,4 +1,5 @@
 import { findCountry, type NamedCountry } from './countries.ts';
+import { editDistanceWithin } from './relevance.ts';
 
 /**
  * What a shopper's message asks, read from the whole sentence rather than one keyword: a budget,
@@ -45,7 +46,7 @@ function moneyAt(s: string): MoneyMatch | null {
   return { value, marked, end: m[0].length };
 }
 
-const MAX_WORDS = String.raw`under|below|beneath|less than|lower than|cheaper than|no more than|not more than|not over|up to|max(?:imum)?(?: of)?|at most|within|for less than|tops|<=?`;
+const MAX_WORDS = String.raw`under|below|beneath|less than|lower than|cheaper than|no more than|not more than|not over|nothing (?:over|above|more than)|not (?:above|more than)|up to|max(?:imum)?(?: of)?|at most|within|for less than|tops|<=?`;
 const MIN_WORDS = String.raw`over|above|more than|at least|greater than|upwards of|min(?:imum)?(?: of)?|>=?`;
 const AROUND_WORDS = String.raw`around|about|approximately|approx\.?|roughly|close to|near|nearly|~|circa|something like|in the region of|ballpark(?: of)?`;
 const STRICT_MAX = /^(under|below|beneath|less than|lower than|cheaper than|for less than|<)$/i;
@@ -205,7 +206,7 @@ export function findHandOff(text: string): HandOff | null {
 // Orders and shipping
 
 /** Sure signs of a question about the shopper's own orders. */
-const ORDER_SURE = /\b(where(?:'s| is| are)\s+my|order status|status of my|track(?:ing)?\s+(?:my|the|an?)\s+(?:order|package|parcel|delivery|shipment)|tracking\s+(?:number|info|information|code|link|details)|track my|has my (?:order|package|parcel)|did my (?:order|package|parcel)|when will my|my (?:last|latest|recent|previous|current) orders?|order history|orders? (?:been )?(?:shipped|delivered|arrived|dispatched)|my (?:package|parcel|delivery)|what did i (?:order|buy)|did i order|my purchases?|cancel my order|order (?:number|no\.?|#))/i;
+const ORDER_SURE = /\b(where(?:'s| is| are)\s+my|order status|status of my|track(?:ing)?\s+(?:my|the|an?)\s+(?:order|package|parcel|delivery|shipment)|tracking\s+(?:number|info|information|code|link|details)|track my|has my (?:order|package|parcel)|did my (?:order|package|parcel)|when will my|my (?:last|latest|recent|previous|current) orders?|order history|orders? (?:has |have |was |been )+(?:shipped|delivered|arrived|dispatched)|(?:was|is|has|have) my (?:order|package|parcel)|my (?:package|parcel|delivery)|what did i (?:order|buy)|did i order|my purchases?|cancel my order|order (?:number|no\.?|#))/i;
 /** "my order" alone: about an order, but any other topic it names (gift wrap, returns) may be the point. */
 const ORDER_ANY = /\b(?:my|the|an?|this|our)\s+orders?\b|\borders?\s+(?:i|we)\b/i;
 
@@ -232,7 +233,22 @@ export interface Understanding {
   rest: string;
 }
 
-export function understand(text: string): Understanding {
+/** Words the reading depends on, so a typo of one ("cheapst", "shiping") still counts. */
+const VOCABULARY = ['cheapest', 'expensive', 'newest', 'latest', 'between', 'around', 'dollars', 'difference', 'compare', 'versus', 'shipping', 'delivery', 'deliver', 'recommend'];
+
+/** The message with typos of VOCABULARY words corrected (same first letter, one edit from 6 letters, two from 9). */
+export function correctTypos(text: string): string {
+  return text.replace(/\p{L}{5,}/gu, (word) => {
+    const lower = word.toLowerCase();
+    if (VOCABULARY.includes(lower)) return word;
+    const fix = VOCABULARY.find((v) => v[0] === lower[0] && Math.abs(v.length - lower.length) <= 1 && Math.min(v.length, lower.length) >= 6
+      && editDistanceWithin(lower, v, Math.min(v.length, lower.length) >= 9 ? 2 : 1));
+    return fix ?? word;
+  });
+}
+
+export function understand(message: string): Understanding {
+  const text = correctTypos(message);
   const b = findBudget(text);
   const s = findSuperlative(b.rest);
   return {
