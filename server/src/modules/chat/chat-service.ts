@@ -9,6 +9,7 @@ import type { Assistant } from './assistant/answer.ts';
 import { welcomeGreeting } from './assistant/built-in-assistant.ts';
 import { createAssistant } from './assistant/answer.ts';
 import { createShopTools } from './assistant/shop-tools.ts';
+import { findHandOff } from './assistant/understand.ts';
 import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
@@ -201,7 +202,10 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
       const adminAnswers = !identity.isGuest && (await hub.isAdminOnline());
       if (adminAnswers) {
-        recordLead(identity, content, []);
+        // No assistant reads this one: a wish for a person (or anger) still marks the conversation and the lead.
+        const wantsPerson = findHandOff(content) !== null;
+        recordLead(identity, content, [], wantsPerson);
+        if (wantsPerson) await markConversationWantsPerson(db, identity.id);
         // If no administrator answers in time, the assistant will (the job runs once, on any instance).
         // One wait per conversation at a time: a customer writing several lines queues one job.
         const now = Date.now();

@@ -1,7 +1,7 @@
 import { CHAT_CLOSE_SERVICE_RESTART } from '@shop/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatMessages, leads } from '../../db/schema.ts';
+import { chatConversations, chatMessages, leads } from '../../db/schema.ts';
 import { createProduct } from '../../test/commerce-factories.ts';
 import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
 import { DEMO_CATALOGUE } from '../../db/seed/catalogue-data.ts';
@@ -110,10 +110,15 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const ack2 = await cj.waitFor(isAck(id2));
     const atAdmin = await ca.waitFor(isMessage((m) => m.id === ack2.message.id));
     expect(atAdmin.message).toMatchObject({ sender: 'user', senderName: 'Jane Customer', userId: jane.id });
+    // No assistant reads it, yet the wish for a person marks the conversation (issue 36) until an administrator answers.
+    const wants = async () => (await t.database.db.select().from(chatConversations).where(eq(chatConversations.userId, jane.id)))[0]?.wantsPersonAt;
+    expect(await wants()).toBeInstanceOf(Date);
     const replyId = ca.send('Hi Jane, I am here.', { recipientId: jane.id });
     const replyAck = await ca.waitFor(isAck(replyId));
     const atJane = await cj.waitFor(isMessage((m) => m.id === replyAck.message.id));
     expect(atJane.message).toMatchObject({ sender: 'admin', recipientId: jane.id, content: 'Hi Jane, I am here.' });
+    await t.app.ctx.background.flush();
+    expect(await wants()).toBeNull();
     await new Promise((r) => setTimeout(r, 300));
     const stored = await t.database.db.select().from(chatMessages).where(eq(chatMessages.userId, jane.id));
     expect(stored.filter((m) => m.sender === 'ai')).toHaveLength(1); // none for the message the admin got

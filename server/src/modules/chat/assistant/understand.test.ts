@@ -66,6 +66,7 @@ describe('reading a shopper\'s message (issue 36)', () => {
     expect(findHandOff('I want to speak to a real person')).toBe('asked');
     expect(findHandOff('agent please')).toBe('asked');
     expect(findHandOff('let me speak with your manager')).toBe('asked');
+    expect(findHandOff('Can a person help me?')).toBe('asked');
     expect(findHandOff('you are useless')).toBe('upset');
     expect(findHandOff('this shop is a joke')).toBe('upset');
     expect(findHandOff('WHERE IS MY ORDER I PAID A WEEK AGO')).toBe('upset');

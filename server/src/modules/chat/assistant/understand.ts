@@ -188,6 +188,7 @@ const ASKS_PERSON = [
   /^\s*(?:a\s+)?(?:human|agent|representative|operator|person|real person)\b/i,
   /\b(?:is there|are there|are you)\s+(?:a\s+|an\s+|any\s+)?(?:real\s+)?(?:human|person|people)\b/i,
   /\bhuman\s+(?:please|now|agent|help)\b/i,
+  /\b(?:can|could|will|would)\s+(?:a|an|some|any)\s+(?:real\s+)?(?:person|human|agent|someone|somebody|administrator|admin)\s+(?:help|talk|answer|assist|call)\b/i,
 ];
 
 const UPSET = /\b(?:stupid|idiot|idiots|idiotic|dumb|moron|morons|useless|worthless|pathetic|incompetent|rubbish|garbage|trash|crap|crappy|shit|shitty|bullshit|fuck\w*|f\*+k\w*|wtf|damn|dammit|screw you|hate (?:you|this|it|your)|you suck|this sucks|it sucks|sucks|terrible|horrible|awful|worst (?:shop|store|service|bot|assistant|experience|company|ever)|ridiculous|unacceptable|disgusting|disgrace(?:ful)?|scam|scammers?|fraud|liars?|rip[- ]?off|furious|angry|so annoyed|annoying|fed up|sick of|shut up|waste of (?:time|money)|not helpful|unhelpful|no help|doesn'?t help|not helping|you don'?t understand|can'?t you understand|are you (?:stupid|dumb|kidding|serious)|joke of a|(?:is|are|what) (?:a |such a )?(?:joke|farce))\b/i;
