@@ -16,6 +16,7 @@ const BENCHMARKS: Array<{ name: string; file: string; about: string }> = [
   { name: 'chaos-fleet', file: 'chaos-fleet.ts', about: '3 instances behind HAProxy, kill -9 of one then another under load: failed GETs, orders, chat' },
   { name: 'startup', file: 'startup.ts', about: 'start to healthy and memory at idle of the compiled server, PGlite and PostgreSQL, fresh and second start' },
   { name: 'soak', file: 'soak.ts', about: 'mixed traffic on two instances for --minutes (default 10): errors, p99 per route, RSS slope' },
+  { name: 'assistant-eval', file: 'assistant-eval.ts', about: "the chat assistant's answers to 109 shopper questions over the demo catalogue, checked against facts computed from it: accuracy (goal 90 %)" },
 ];
 // Not run by default (long, or needing a running shop): growth.ts (10k/100k/1M products) and
 // lighthouse/run.ts; pick them with --only=growth or run them directly.

@@ -153,6 +153,8 @@ export const leadSchema = z.object({
   lossReason: z.string().nullable(),
   lossDetails: z.string().nullable(),
   createdAt: z.string(),
+  /** When the person asked the chat assistant for a person or was upset ("Wants a person"); cleared by a chat reply or a status change. */
+  wantsPersonAt: z.string().nullable().optional(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 

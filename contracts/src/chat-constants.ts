@@ -67,6 +67,17 @@ export const CHAT_FALLBACK_NOTICE = 'No administrator could answer right away, s
 /** The reply to a frame that is not a valid client frame. */
 export const CHAT_INVALID_FRAME_MESSAGE = 'Invalid message';
 
+/**
+ * A product named in an assistant's message links to its page: `[Name](/product/slug)` (or
+ * `/cj-product/slug`). The widget makes links of this markup only in the assistant's own messages
+ * and only to these same-origin product paths; in anyone else's message it stays text.
+ */
+export const CHAT_PRODUCT_LINK_PATTERN = /\[([^[\]\n]{1,200})\]\((\/(?:product|cj-product)\/[A-Za-z0-9_-]{1,200})\)/g;
+/** The markup of a product link in an assistant's message (brackets in the name become spaces). */
+export const chatProductLink = (name: string, path: string) => `[${name.replace(/[[\]\n]/g, ' ').trim()}](${path})`;
+/** The back office's mark on a conversation or lead whose person asked for a person or was upset (issue 36). */
+export const WANTS_PERSON_LABEL = 'Wants a person';
+
 /** SPEC §5: text, @, text, dot, text. */
 export const GUEST_EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -108,6 +119,8 @@ export interface ChatSummary {
   lastActivity: string;
   messageCount: number;
   messages: ChatMessage[];
+  /** When the person asked the assistant for a person or was upset, until an administrator replies (WANTS_PERSON_LABEL). */
+  wantsPersonAt?: string | null;
 }
 
 /** Server → client over /ws/chat. */

@@ -33,6 +33,8 @@ export const chatSummarySchema = z.object({
   lastActivity: z.string(),
   messageCount: z.number().int(),
   messages: z.array(chatMessageSchema),
+  /** When the person asked the assistant for a person or was upset, until an administrator replied (issue 36). */
+  wantsPersonAt: z.string().nullable().optional(),
 });
 export type ChatSummaryParsed = z.infer<typeof chatSummarySchema>;
 

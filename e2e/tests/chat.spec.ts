@@ -29,10 +29,21 @@ test('a guest gives a name and e-mail and chats with the AI, which answers from 
   await expect(page.getByRole('dialog', { name: 'Chat Support' })).toBeVisible();
   await expect(panel(page).getByText(/^Hello Gail Guest! .*How can I help you today\?$/)).toBeVisible();
   await send(page, 'How much is the Nova X5 Smartphone?');
-  const answer = panel(page).getByTestId('chat-message').filter({ hasText: 'AI Assistant' }).filter({ hasText: 'Nova X5 Smartphone by Nova' });
+  const answer = panel(page).getByTestId('chat-message').filter({ hasText: 'AI Assistant' }).filter({ hasText: 'Nova X5 Smartphone by Nova' }).first();
   await expect(answer).toBeVisible();
   await expect(answer).toContainText(/\$\d+\.\d{2}/);
-  await expect(answer).toContainText('/product/nova-x5-smartphone');
+  // The product's name links to its page in the app (issue 36); the markup itself is not shown.
+  await expect(answer.getByRole('link', { name: 'Nova X5 Smartphone' })).toHaveAttribute('href', '/product/nova-x5-smartphone');
+  await expect(answer).not.toContainText('](/product/');
+  // The same markup typed by the guest stays text.
+  await send(page, 'is [this](/product/nova-x5-smartphone) a link?');
+  const mine = panel(page).getByTestId('chat-message').filter({ hasText: 'is [this](/product/nova-x5-smartphone) a link?' });
+  await expect(mine).toBeVisible();
+  await expect(mine.getByRole('link')).toHaveCount(0);
+  // The assistant's link opens the product page in the app.
+  await answer.getByRole('link', { name: 'Nova X5 Smartphone' }).click();
+  await expect(page).toHaveURL(/\/product\/nova-x5-smartphone$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Nova X5 Smartphone' })).toBeVisible();
   // The guest session survives a reload (HTTP-only cookie) and the history comes back once.
   await page.reload();
   await chatButton(page).click();

@@ -17,6 +17,8 @@ export const chatConversations = pgTable(
     isGuest: boolean('is_guest').notNull().default(false),
     lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
+    /** When the person asked the assistant for a person, or was upset; cleared by an administrator's reply (migration 0090). */
+    wantsPersonAt: timestamp('wants_person_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('chat_conversations_user_id_key').on(t.userId),

@@ -28,6 +28,8 @@ export const leads = pgTable(
     lossDetails: text('loss_details'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the person asked the assistant for a person, or was upset; cleared by a chat reply or a status change (migration 0090). */
+    wantsPersonAt: timestamp('wants_person_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('leads_user_id_key').on(t.userId),

@@ -4,16 +4,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import { users } from '../../db/schema.ts';
 import type { AppContext } from '../../lib/context.ts';
 import { badRequest, notFound, tooManyRequests } from '../../lib/errors.ts';
-import { enqueueLeadActivity } from '../leads/index.ts';
+import { clearLeadWantsPerson, enqueueLeadActivity } from '../leads/index.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Assistant } from './assistant/answer.ts';
 import { welcomeGreeting } from './assistant/built-in-assistant.ts';
 import { createAssistant } from './assistant/answer.ts';
 import { createShopTools } from './assistant/shop-tools.ts';
+import { findHandOff } from './assistant/understand.ts';
 import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
 import { storeMessage, type SenderRights } from './store-message.ts';
+import { clearConversationWantsPerson, markConversationWantsPerson } from './wants-person.ts';
 import { chatConversations, chatMessages } from '../../db/schema.ts';
 import { enqueueJob } from '../../lib/jobs.ts';
 
@@ -104,33 +106,36 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
   // it happens even if the database refuses it for a while. Never rejects (a failure to queue is
   // logged: the database is then down, and the message itself could not be stored either).
   const lastLeadWrite = new Map<string, number>();
-  function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>, cause: string): Promise<void> {
+  // A person asking for a person (or upset) is news: the lead is written and marked "Wants a person".
+  function recordLead(identity: ChatIdentity, text: string, products: Array<{ productId: string; name: string }>, cause: string, wantsPerson = false): Promise<void> {
     const signal = interestSignalOf(text, products);
     const now = Date.now();
-    if (!products.length && signal === 'low' && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return Promise.resolve();
+    if (!products.length && signal === 'low' && !wantsPerson && now - (lastLeadWrite.get(identity.id) ?? 0) < LEAD_REFRESH_MS) return Promise.resolve();
     lastLeadWrite.set(identity.id, now);
     if (lastLeadWrite.size > 50_000) lastLeadWrite.clear();
     return enqueueLeadActivity(db, {
       userId: identity.id, userName: identity.name, userEmail: identity.email, productsOfInterest: products, interestSignal: signal,
-    }, `chat:${cause}`).catch((err: unknown) => log.error({ err }, 'chat: the lead update could not be queued'));
+    }, `chat:${cause}`, { wantsPerson }).catch((err: unknown) => log.error({ err }, 'chat: the lead update could not be queued'));
   }
 
   async function replyWithAi(identity: ChatIdentity, userMessage: ChatMessage, opts: { fallback?: boolean } = {}): Promise<ChatMessage | null> {
     const asking = { id: identity.id, name: identity.name, isGuest: identity.isGuest, isSignedIn: !identity.isGuest };
     let text: string;
     let products: Array<{ productId: string; name: string }> = [];
+    let wantsPerson = false;
     try {
       await limitAi(identity);
       const answer = await assistant(asking, userMessage.content);
       text = answer.text;
       products = answer.products;
+      wantsPerson = Boolean(answer.handoff);
     } catch (err) {
       text = err instanceof Error && 'statusCode' in err && (err as { statusCode: number }).statusCode === 429
         ? TOO_MANY_AI_REQUESTS
         : "I'm sorry, I couldn't process your message right now. Please try again later.";
       if (!(err instanceof Error && 'statusCode' in err)) log.error({ err }, 'chat: assistant failed');
     }
-    const lead = recordLead(identity, userMessage.content, products, `${opts.fallback ? 'fallback' : 'reply'}:${userMessage.id}`);
+    const lead = recordLead(identity, userMessage.content, products, `${opts.fallback ? 'fallback' : 'reply'}:${userMessage.id}`, wantsPerson);
     const { message } = await storeMessage(db, {
       conversationOwner: { id: identity.id, name: identity.name, email: identity.email, isGuest: identity.isGuest },
       sender: 'ai', ...AI_SENDER, recipientId: identity.id,
@@ -138,8 +143,10 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       clientId: opts.fallback ? `fallback:${userMessage.id}` : `ai:${userMessage.id}`,
       ...(opts.fallback ? { fallback: true } : {}),
     });
-    // Queued beside the answer's INSERT, and in before the answer goes out.
+    // Queued beside the answer's INSERT, and in before the answer goes out; the conversation marked
+    // before the administrators hear of the answer, so their list shows it when they look.
     await lead;
+    if (wantsPerson) await markConversationWantsPerson(db, identity.id);
     const presented = presentMessage(message);
     await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
     return presented;
@@ -188,6 +195,9 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         });
         const presented = presentMessage(message);
         if (!isDuplicate) {
+          // A person answered: the conversation and the lead no longer wait for one (cleared before the
+          // administrators hear of the answer, so no list shows a stale "Wants a person").
+          await Promise.all([clearConversationWantsPerson(db, owner.id), clearLeadWantsPerson(db, owner.id)]);
           await hub.publish([{ to: 'user', userId: owner.id }, { to: 'admins' }], { type: 'message', message: presented });
         }
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };
@@ -204,7 +214,10 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
       await hub.publish([{ to: 'user', userId: identity.id }, { to: 'admins' }], { type: 'message', message: presented });
       const adminAnswers = !identity.isGuest && (await hub.isAdminOnline());
       if (adminAnswers) {
-        await recordLead(identity, content, [], `message:${presented.id}`);
+        // No assistant reads this one: a wish for a person (or anger) still marks the conversation and the lead.
+        const wantsPerson = findHandOff(content) !== null;
+        await recordLead(identity, content, [], `message:${presented.id}`, wantsPerson);
+        if (wantsPerson) await markConversationWantsPerson(db, identity.id);
         // If no administrator answers in time, the assistant will (the job runs once, on any instance).
         // One wait per conversation at a time: a customer writing several lines queues one job.
         const now = Date.now();
@@ -238,7 +251,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
     async answer(identity, text) {
       await limitAi(identity);
       const answer = await assistant({ id: identity.id, name: identity.name, isGuest: identity.isGuest, isSignedIn: !identity.isGuest }, text);
-      await recordLead(identity, text, answer.products, `question:${newId()}`);
+      await recordLead(identity, text, answer.products, `question:${newId()}`, Boolean(answer.handoff));
+      if (answer.handoff) await markConversationWantsPerson(db, identity.id);
       return answer.text;
     },
   };

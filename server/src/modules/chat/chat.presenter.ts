@@ -31,5 +31,6 @@ export function presentSummary(c: ChatConversationRow, messages: ChatMessageRow[
     lastActivity: c.lastActivity.toISOString(),
     messageCount,
     messages: messages.map(presentMessage),
+    wantsPersonAt: c.wantsPersonAt ? c.wantsPersonAt.toISOString() : null,
   };
 }

@@ -1,7 +1,7 @@
 import { CHAT_CLOSE_SERVICE_RESTART } from '@shop/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatMessages, leads } from '../../db/schema.ts';
+import { chatConversations, chatMessages, leads } from '../../db/schema.ts';
 import { createProduct } from '../../test/commerce-factories.ts';
 import { createAdmin, createTestApp, createUser, type TestApp, type TestUser } from '../../test/test-app.ts';
 import { DEMO_CATALOGUE } from '../../db/seed/catalogue-data.ts';
@@ -100,7 +100,7 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const id1 = cj.send('Do you have the Nova X5 in stock?');
     const ack1 = await cj.waitFor(isAck(id1));
     const ai = await cj.waitFor(isMessage((m) => m.sender === 'ai' && m.clientId === `ai:${ack1.message.id}`));
-    expect(ai.message.content).toMatch(/Nova X5 Smartphone by Nova: \$699\.00, in stock \(7 available\)/);
+    expect(ai.message.content).toMatch(/\[Nova X5 Smartphone\]\(\/product\/nova-x5-smartphone\) by Nova: \$699\.00, in stock \(7 available\)/);
 
     const ca = await connect({ cookie: admin.cookie });
     await cj.waitFor((e) => e.type === 'admin-status' && e.isOnline);
@@ -110,10 +110,15 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     const ack2 = await cj.waitFor(isAck(id2));
     const atAdmin = await ca.waitFor(isMessage((m) => m.id === ack2.message.id));
     expect(atAdmin.message).toMatchObject({ sender: 'user', senderName: 'Jane Customer', userId: jane.id });
+    // No assistant reads it, yet the wish for a person marks the conversation (issue 36) until an administrator answers.
+    const wants = async () => (await t.database.db.select().from(chatConversations).where(eq(chatConversations.userId, jane.id)))[0]?.wantsPersonAt;
+    expect(await wants()).toBeInstanceOf(Date);
     const replyId = ca.send('Hi Jane, I am here.', { recipientId: jane.id });
     const replyAck = await ca.waitFor(isAck(replyId));
     const atJane = await cj.waitFor(isMessage((m) => m.id === replyAck.message.id));
     expect(atJane.message).toMatchObject({ sender: 'admin', recipientId: jane.id, content: 'Hi Jane, I am here.' });
+    await t.app.ctx.background.flush();
+    expect(await wants()).toBeNull();
     await new Promise((r) => setTimeout(r, 300));
     const stored = await t.database.db.select().from(chatMessages).where(eq(chatMessages.userId, jane.id));
     expect(stored.filter((m) => m.sender === 'ai')).toHaveLength(1); // none for the message the admin got

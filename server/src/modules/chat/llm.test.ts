@@ -40,16 +40,45 @@ describe('chat: the model path (OpenAI-compatible chat completions with tools) a
     const [first, second] = llm.requests;
     expect(first!.headers.authorization).toBe('Bearer sk-test-key');
     expect(first!.body.model).toBe('test-model');
-    expect(first!.body.tools!.map((x) => x.function.name)).toEqual(['search_products', 'get_product', 'get_my_orders', 'faq']);
+    expect(first!.body.tools!.map((x) => x.function.name)).toEqual(['search_products', 'get_product', 'compare_products', 'shipping_to', 'get_my_orders', 'faq']);
     expect(first!.body.messages.at(-1)).toEqual({ role: 'user', content: 'how much is the nova phone?' });
     const orders = second!.body.messages.find((m) => m.tool_call_id === 'call_2')!.content!;
     expect(JSON.parse(orders)).toEqual([]);
   });
 
+  it("the model's tools answer budgets, superlatives, comparisons and shipping from the database; a hand-off is the shop's own", async () => {
+    await createProduct(t, { name: 'Nova Lite Smartphone', brand: 'Nova', price: 329, slug: 'nova-lite', countInStock: 5 });
+    llm.requests.length = 0;
+    llm.respond = (req, i) => {
+      if (i === 0) {
+        return { message: { role: 'assistant', content: null, tool_calls: [
+          { id: 's', type: 'function', function: { name: 'search_products', arguments: JSON.stringify({ query: 'smartphone', max_price: 500, sort: 'cheapest' }) } },
+          { id: 'c', type: 'function', function: { name: 'compare_products', arguments: JSON.stringify({ first: 'Nova X5', second: 'Nova Lite' }) } },
+          { id: 'p', type: 'function', function: { name: 'shipping_to', arguments: JSON.stringify({ country: 'Deutschland' }) } },
+        ] } };
+      }
+      const tool = (id: string) => JSON.parse(req.body.messages.find((m) => m.tool_call_id === id)!.content!) as unknown;
+      return { message: { role: 'assistant', content: JSON.stringify({ s: tool('s'), c: tool('c'), p: tool('p') }) } };
+    };
+    const answer = JSON.parse(await ask('cheapest smartphone under $500? how is it against the X5? shipping to Germany?')) as {
+      s: Array<{ name: string; price: string; markdownLink: string }>; c: { comparison: string }; p: { country: string; price: number; deliveryDays: string };
+    };
+    expect(answer.s.map((p) => [p.name, p.price, p.markdownLink])).toEqual([['Nova Lite Smartphone', '$329.00', '[Nova Lite Smartphone](/product/nova-lite)']]);
+    expect(answer.c.comparison).toContain('Price: Nova Lite Smartphone is cheaper, by $370.00.');
+    expect(answer.c.comparison).toContain('Reviews: neither has reviews yet.');
+    expect(answer.p).toMatchObject({ country: 'Germany', price: 0, deliveryDays: '3–7' });
+    expect(llm.requests[0]!.body.messages[0]!.content).toContain('no reviews yet');
+
+    // Asking for a person (or being upset) is answered by the shop itself, and never sent to the model.
+    llm.requests.length = 0;
+    expect(await ask('you are useless, I want to talk to a human')).toMatch(/^I'm sorry, .*administrator will reply in this chat/);
+    expect(llm.requests).toHaveLength(0);
+  });
+
   it('falls back to the built-in assistant when the model errors', async () => {
     llm.requests.length = 0;
     llm.respond = () => ({ status: 500, raw: '{"error":{"message":"boom"}}' });
-    expect(await ask('how much is the nova x5 smartphone')).toContain('Nova X5 Smartphone by Nova: $699.00, in stock (7 available)');
+    expect(await ask('how much is the nova x5 smartphone')).toContain('[Nova X5 Smartphone](/product/nova-x5) by Nova: $699.00, in stock (7 available)');
     expect(llm.requests).toHaveLength(1);
   });
 

@@ -5,3 +5,4 @@ export {
 export {
   recordLeadActivity, mergeProductsOfInterest, MAX_PRODUCTS_OF_INTEREST, type LeadActivity,
 } from './record-lead-activity.ts';
+export { markLeadWantsPerson, clearLeadWantsPerson } from './wants-person.ts';

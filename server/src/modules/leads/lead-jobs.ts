@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db, Executor } from '../../db/client.ts';
 import { enqueueJob, jobInsertSql, PermanentJobError, type JobPayload, type JobRunner } from '../../lib/jobs.ts';
 import { recordLeadActivity, type LeadActivity } from './record-lead-activity.ts';
+import { markLeadWantsPerson } from './wants-person.ts';
 
 /**
  * A lead interaction to record (a chat message, an item carted): a durable job, written with the
@@ -17,12 +18,15 @@ const payloadSchema = z.object({
   userEmail: z.string(),
   productsOfInterest: z.array(z.object({ productId: z.string().min(1), name: z.string() })).optional(),
   interestSignal: z.enum(['low', 'medium', 'high']).optional(),
+  /** They asked for a person (or were upset): the lead is marked "Wants a person" (wants-person.ts). */
+  wantsPerson: z.boolean().optional(),
   at: z.string().datetime({ offset: true }),
 });
 
 /** The job's payload: the activity, its time as ISO text. */
-function payloadOf(activity: LeadActivity): JobPayload {
+function payloadOf(activity: LeadActivity, wantsPerson: boolean): JobPayload {
   return {
+    ...(wantsPerson ? { wantsPerson: true } : {}),
     userId: activity.userId,
     userName: activity.userName,
     userEmail: activity.userEmail,
@@ -36,8 +40,8 @@ function payloadOf(activity: LeadActivity): JobPayload {
  * Queues an interaction for the person's lead, in the caller's transaction when it has one.
  * `dedupeKey` names the event that caused it (a message id...): the same event queues one job.
  */
-export async function enqueueLeadActivity(db: Executor, activity: LeadActivity, dedupeKey: string): Promise<void> {
-  await enqueueJob(db, { kind: LEAD_ACTIVITY_JOB, dedupeKey, payload: payloadOf(activity) });
+export async function enqueueLeadActivity(db: Executor, activity: LeadActivity, dedupeKey: string, opts: { wantsPerson?: boolean } = {}): Promise<void> {
+  await enqueueJob(db, { kind: LEAD_ACTIVITY_JOB, dedupeKey, payload: payloadOf(activity, opts.wantsPerson ?? false) });
 }
 
 /** Who carted: their lead gets the product in front of its products of interest and a high interest level. */
@@ -65,7 +69,8 @@ export function registerLeadJobs(jobs: JobRunner, db: Db): void {
   jobs.register(LEAD_ACTIVITY_JOB, async (payload) => {
     const parsed = payloadSchema.safeParse(payload);
     if (!parsed.success) throw new PermanentJobError('Not a lead activity');
-    const { at, ...activity } = parsed.data;
+    const { at, wantsPerson, ...activity } = parsed.data;
     await recordLeadActivity(db, { ...activity, at: new Date(at) });
+    if (wantsPerson) await markLeadWantsPerson(db, activity.userId, new Date(at));
   });
 }

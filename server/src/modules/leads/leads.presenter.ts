@@ -25,5 +25,6 @@ export function presentLead(row: LeadRow): Lead {
     lossReason: row.lossReason,
     lossDetails: row.lossDetails,
     createdAt: row.createdAt.toISOString(),
+    wantsPersonAt: row.wantsPersonAt ? row.wantsPersonAt.toISOString() : null,
   };
 }

@@ -1,5 +1,5 @@
 import { LEAD_MESSAGES, type Lead, type UpdateLeadBody } from '@shop/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { leads } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -23,7 +23,9 @@ export async function updateLead(db: Executor, id: string, body: UpdateLeadBody)
     if (value !== undefined) changes[key] = value;
   }
   if (body.revenueAmount !== undefined) changes.revenueAmount = body.revenueAmount === '' || body.revenueAmount === null ? null : Math.round(body.revenueAmount * 100) / 100;
-  const [row] = await db.update(leads).set(changes).where(eq(leads.id, id)).returning();
+  // A status change means an administrator took the lead in hand: its "Wants a person" is answered.
+  const wantsPersonAt = sql`case when ${leads.status} = ${body.status} then ${leads.wantsPersonAt} end`;
+  const [row] = await db.update(leads).set({ ...changes, wantsPersonAt }).where(eq(leads.id, id)).returning();
   if (!row) throw notFound(LEAD_MESSAGES.notFound);
   return presentLead(row);
 }

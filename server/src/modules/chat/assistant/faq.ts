@@ -45,12 +45,38 @@ export function loadFaq(): FaqEntry[] {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Words that say nothing about which answer is meant. */
+const FAQ_STOPWORDS = new Set(('a an the is are was do does did can could would will should i you we me my your our it its this that what which who ' +
+  'how when where why of for to in on at with and or about from by be have has any there please tell know get').split(' '));
+const contentWords = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !FAQ_STOPWORDS.has(w));
+/** The same word, or one with an ending ("wrap" / "wrapping", "ship" / "shipping"). */
+const sameWord = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+
+/** An FAQ entry with how well it matches a message. */
+export interface ScoredFaq { entry: FaqEntry; score: number }
+
+/**
+ * How well each FAQ entry matches a message, best first (entries that match nothing left out):
+ * each keyword found (as a word start) scores 2, plus 1 for each further word of a keyword of several
+ * words ("gift wrap", "how long"), plus 1 for each word of the message that its question also holds.
+ * A score, so a specific entry ("gift wrapping") beats a generic word elsewhere ("my order").
+ */
+export function scoreFaq(text: string, entries = loadFaq()): ScoredFaq[] {
+  const lower = text.toLowerCase();
+  const asked = contentWords(text);
+  return entries
+    .map((entry) => {
+      const hits = entry.keywords.filter((k) => k.trim() && new RegExp(`\\b${escape(k.toLowerCase().trim())}`).test(lower));
+      if (!hits.length) return { entry, score: 0 };
+      const question = contentWords(entry.question);
+      const overlap = asked.filter((w) => question.some((q) => sameWord(w, q))).length;
+      return { entry, score: hits.reduce((n, k) => n + 1 + k.trim().split(/\s+/).length, 0) + overlap };
+    })
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score);
+}
+
 /** FAQ entries whose keywords occur in the text (as whole words), best match first. */
 export function matchFaq(text: string, entries = loadFaq()): FaqEntry[] {
-  const lower = text.toLowerCase();
-  return entries
-    .map((e) => ({ e, hits: e.keywords.filter((k) => new RegExp(`\\b${escape(k.toLowerCase())}`).test(lower)).length }))
-    .filter((x) => x.hits > 0)
-    .sort((a, b) => b.hits - a.hits)
-    .map((x) => x.e);
+  return scoreFaq(text, entries).map((x) => x.entry);
 }

@@ -15,7 +15,7 @@ export const SHOPPING_INTENT = /\b(do you (have|sell|carry|stock|offer)|have you
  * Words of a shopping question that name no product but belong to the shop's talk: gifts and who
  * they are for, prices and sizes, colours. They neither count for nor against a product.
  */
-const SHOP_WORDS = new Set((
+export const SHOP_WORDS = new Set((
   'anything something everything options option ideas idea gift gifts present presents deal deals new need want suggest suggestion birthday ' +
   'christmas mum mom dad mother father son daughter wife husband partner friend kid kids child children boy girl baby men women mens womens ' +
   'under below over less dollars dollar usd bucks budget cheaper size small medium large big xl colour color ' +
@@ -25,7 +25,7 @@ const SHOP_WORDS = new Set((
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** Levenshtein distance, stopped early once it exceeds `max`. */
-function distanceWithin(a: string, b: string, max: number): boolean {
+export function editDistanceWithin(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) return false;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
@@ -56,7 +56,7 @@ export function termNames(term: string, word: string): boolean {
   if (long.startsWith(short) && long.length - short.length <= 3) return true;
   // A typo keeps the first letter ("weather" is not "leather", "tonight" not "night") and is short.
   if (short.length < 5 || term[0] !== word[0]) return false;
-  return distanceWithin(term, word, short.length >= 8 ? 2 : 1);
+  return editDistanceWithin(term, word, short.length >= 8 ? 2 : 1);
 }
 
 /** The catalogue words that name a product: its name and category (typos and endings allowed). */

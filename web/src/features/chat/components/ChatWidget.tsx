@@ -407,7 +407,7 @@ function MessageList({ messages, me, pending }: { messages: ChatMessage[]; me: N
               {fallback && <span className="badge text-bg-warning ms-1" data-testid="chat-fallback-label">{FALLBACK_LABEL}</span>}
             </span>
             <span className={`shop-chat-bubble ${mine ? 'bg-primary text-white' : 'bg-body-secondary'}${fallback ? ' border border-warning-subtle' : ''}`}>
-              <MessageText content={m.content} />
+              <MessageText content={m.content} fromAssistant={m.sender === 'ai'} />
             </span>
           </div>
         );

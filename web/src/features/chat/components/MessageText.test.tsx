@@ -1,7 +1,11 @@
 import { render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { splitMessage } from './message-parts';
+import { messagePreview, splitMessage } from './message-parts';
 import { MessageText } from './MessageText';
+
+const inRouter = (node: ReactNode) => render(<MemoryRouter>{node}</MemoryRouter>);
 
 const links = (content: string) => splitMessage(content).filter((p) => p.kind === 'link').map((p) => p.text);
 
@@ -74,5 +78,40 @@ describe('MessageText', () => {
       { kind: 'link', text: 'https://two.example', href: 'https://two.example/' },
       { kind: 'text', text: ' c' },
     ]);
+  });
+
+  describe("product links in the assistant's answers (issue 36)", () => {
+    const answer = 'I found this product:\n- [Nova X5 Smartphone](/product/nova-x5-smartphone) by Nova: $699.00, or see https://shop.example/help.';
+
+    it('links a product name to its page in the app, in the assistant\'s message', () => {
+      const { container } = inRouter(<p><MessageText content={answer} fromAssistant /></p>);
+      const link = screen.getByRole('link', { name: 'Nova X5 Smartphone' });
+      expect(link).toHaveAttribute('href', '/product/nova-x5-smartphone');
+      expect(link).not.toHaveAttribute('target');
+      expect(screen.getByRole('link', { name: 'https://shop.example/help' })).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+      expect(container.textContent).toBe('I found this product:\n- Nova X5 Smartphone by Nova: $699.00, or see https://shop.example/help.');
+    });
+
+    it("leaves the same markup as text in a customer's or an administrator's message", () => {
+      const { container } = inRouter(<p><MessageText content={answer} /></p>);
+      expect(screen.queryByRole('link', { name: 'Nova X5 Smartphone' })).toBeNull();
+      expect([...container.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['https://shop.example/help']);
+      expect(container.textContent).toBe(answer);
+    });
+
+    it('links only same-origin product pages, even in the assistant\'s message', () => {
+      const content = '[a](javascript:alert(1)) [b](//evil.example/product/x) [c](/admin/users) [d](https://evil.example/product/x) [e](/product/x"onmouseover=1) [f](/cj-product/cj-123_ab)';
+      const { container } = inRouter(<p><MessageText content={content} fromAssistant /></p>);
+      // In-app links: the product page only. (An https address is an ordinary external link, as in any message.)
+      expect(screen.getAllByTestId('chat-product-link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['f', '/cj-product/cj-123_ab']]);
+      expect([...container.querySelectorAll('a:not([target])')]).toHaveLength(1);
+      expect(container.textContent).toContain('[a](javascript:alert(1))');
+      expect(container.textContent).toContain('[e](/product/x"onmouseover=1)');
+    });
+
+    it('previews an assistant message with the product names only', () => {
+      expect(messagePreview(answer, true)).toBe('I found this product:\n- Nova X5 Smartphone by Nova: $699.00, or see https://shop.example/help.');
+      expect(messagePreview(answer, false)).toBe(answer);
+    });
   });
 });

@@ -1,4 +1,10 @@
-export type MessagePart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
+import { CHAT_PRODUCT_LINK_PATTERN } from '@shop/contracts/chat-constants';
+
+export type MessagePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'link'; text: string; href: string }
+  /** A product the assistant named, linking to its page in this shop (same origin, in the app). */
+  | { kind: 'product'; text: string; path: string };
 
 /** Longest link text shown; the link itself keeps the whole address. */
 export const LINK_TEXT_MAX = 60;
@@ -53,4 +59,28 @@ export function splitMessage(content: string): MessagePart[] {
   }
   if (at < content.length) parts.push({ kind: 'text', text: content.slice(at) });
   return parts;
+}
+
+/**
+ * An assistant's message: product links written `[Name](/product/slug)` (CHAT_PRODUCT_LINK_PATTERN:
+ * only same-origin /product/ and /cj-product/ paths) become product parts, the rest is split as any
+ * message. Only for messages the server signed as the assistant's (sender 'ai'): in anyone else's
+ * message the same markup stays text.
+ */
+export function splitAssistantMessage(content: string): MessagePart[] {
+  const parts: MessagePart[] = [];
+  let at = 0;
+  for (const match of content.matchAll(CHAT_PRODUCT_LINK_PATTERN)) {
+    if (match.index > at) parts.push(...splitMessage(content.slice(at, match.index)));
+    parts.push({ kind: 'product', text: match[1]!, path: match[2]! });
+    at = match.index + match[0].length;
+  }
+  if (at < content.length) parts.push(...splitMessage(content.slice(at)));
+  return parts;
+}
+
+/** The message as plain text (a product link shows its name): for one-line previews. */
+export function messagePreview(content: string, fromAssistant: boolean): string {
+  if (!fromAssistant) return content;
+  return splitAssistantMessage(content).map((p) => p.text).join('');
 }

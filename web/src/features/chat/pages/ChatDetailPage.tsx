@@ -39,7 +39,7 @@ export default function ChatDetailPage() {
                     <strong>{senderLabel(m.sender, data.userName)}</strong> · <time dateTime={m.timestamp}>{formatDateTime(m.timestamp)}</time>
                     {m.sender === 'ai' && m.fallback === true && <span className="badge text-bg-warning ms-2">{FALLBACK_BADGE}</span>}
                   </div>
-                  <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}><MessageText content={m.content} /></div>
+                  <div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}><MessageText content={m.content} fromAssistant={m.sender === 'ai'} /></div>
                 </li>
               ))}
             </ol>

@@ -5,9 +5,11 @@ import { AdminTable } from '../../../components/admin/AdminTable';
 import { ListSearchForm } from '../../../components/admin/ListSearchForm';
 import { ListState } from '../../../components/admin/ListState';
 import { PageTitle } from '../../../components/PageTitle';
+import { WantsPersonBadge } from '../../../components/WantsPersonBadge';
 import { formatDateTime } from '../../../lib/format';
 import { useListQueryParams } from '../../../lib/use-list-query-params';
 import { useAllHistory } from '../api/chat-api';
+import { messagePreview } from '../components/message-parts';
 
 const senderLabel = (sender: string) => (sender === 'user' ? 'User' : sender === 'admin' ? CHAT_TEXTS.admin : CHAT_TEXTS.ai);
 
@@ -44,11 +46,11 @@ export default function ChatListPage() {
               const last = c.messages.at(-1);
               return (
                 <tr key={c._id}>
-                  <td>{c.userName}{c.isGuest && <span className="badge bg-secondary ms-2">Guest</span>}</td>
+                  <td>{c.userName}{c.isGuest && <span className="badge bg-secondary ms-2">Guest</span>}<WantsPersonBadge since={c.wantsPersonAt} className="ms-2" /></td>
                   <td className="text-break">{c.userEmail}</td>
                   <td>{formatDateTime(c.lastActivity)}</td>
                   <td>{c.messageCount}</td>
-                  <td className="text-truncate" style={{ maxWidth: 260 }}>{last ? `${senderLabel(last.sender)}: ${last.content}` : ''}</td>
+                  <td className="text-truncate" style={{ maxWidth: 260 }}>{last ? `${senderLabel(last.sender)}: ${messagePreview(last.content, last.sender === 'ai')}` : ''}</td>
                   <td><Link className="btn btn-sm btn-outline-primary" to={paths.admin.chat(c._id)} aria-label={`Details of the chat with ${c.userName}`}>Details</Link></td>
                 </tr>
               );

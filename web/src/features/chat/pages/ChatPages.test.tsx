@@ -26,6 +26,31 @@ describe('admin chat history', () => {
     await vi.waitFor(() => expect(api.calls.at(-1)!.query.get('search')).toBe('gail'));
   });
 
+  it('marks a conversation whose person asked for a person, and previews product links as names (issue 36)', async () => {
+    const asked = {
+      ...summary, _id: 'd'.repeat(24), userId: 'guest_y', userName: 'Walt Waiting', wantsPersonAt: '2026-01-02T10:05:00.000Z',
+      messages: [{ ...summary.messages[0], sender: 'ai', senderId: 'ai', content: 'The cheapest smartphone in stock: [Nova Lite Smartphone](/product/nova-lite-smartphone) at $246.75.' }],
+    };
+    mockApi({ 'GET chat/all-history': () => ({ body: { chats: [summary, asked], page: 1, pages: 1, total: 2 } }) });
+    renderPage(<ChatListPage />, { route: '/admin/chats', path: '/admin/chats', state: stateWith(admin) });
+    const row = (await screen.findByText('Walt Waiting')).closest('tr')!;
+    expect(within(row).getByText('Wants a person')).toBeInTheDocument();
+    expect(within(row).getByText('AI Assistant: The cheapest smartphone in stock: Nova Lite Smartphone at $246.75.')).toBeInTheDocument();
+    expect(within(screen.getByText('Gail Guest').closest('tr')!).queryByText('Wants a person')).toBeNull();
+  });
+
+  it('details page: the assistant\'s product names are links to the product pages; the same markup from the customer is text', async () => {
+    const withProducts = { ...summary, messageCount: 2, messages: [
+      { ...summary.messages[0], content: 'is [this](/product/evil) a link?' },
+      { ...summary.messages[0], id: '2'.repeat(24), sender: 'ai', senderId: 'ai', clientId: null, content: 'See [Buds Pro Earbuds](/product/buds-pro-earbuds).' },
+    ] };
+    mockApi({ [`GET chat/chat/${chatId}`]: () => ({ body: withProducts }) });
+    renderPage(<ChatDetailPage />, { route: `/admin/chat/${chatId}`, path: '/admin/chat/:id', state: stateWith(admin) });
+    expect(await screen.findByRole('link', { name: 'Buds Pro Earbuds' })).toHaveAttribute('href', '/product/buds-pro-earbuds');
+    expect(screen.getByText('is [this](/product/evil) a link?')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'this' })).toBeNull();
+  });
+
   it('details page shows the messages and a Back button', async () => {
     mockApi({ [`GET chat/chat/${chatId}`]: () => ({ body: summary }) });
     const { router } = renderPage(<ChatDetailPage />, { route: `/admin/chat/${chatId}`, path: '/admin/chat/:id', state: stateWith(admin) });

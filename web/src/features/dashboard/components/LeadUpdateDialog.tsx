@@ -2,6 +2,7 @@ import { LEAD_MESSAGES, LEAD_NOTES_MAX, LEAD_STATUSES, updateLeadBodySchema, typ
 import { useEffect, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { WantsPersonBadge } from '../../../components/WantsPersonBadge';
 import { toast } from '../../../lib/toast';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useUpdateLead } from '../api/leads';
@@ -77,6 +78,11 @@ export function LeadUpdateDialog({ lead, onClose }: { lead: Lead | null; onClose
         </Modal.Header>
         <Modal.Body>
           {error && <div className="alert alert-danger py-2" role="alert">{error}</div>}
+          {lead?.wantsPersonAt && (
+            <p className="mb-2 small">
+              <WantsPersonBadge since={lead.wantsPersonAt} className="me-1" /> asked the chat assistant for a person. Answer in the chat, or change the status once you have been in touch.
+            </p>
+          )}
           <div className="mb-2">
             <label htmlFor="lead-status" className="form-label small mb-1">Status</label>
             <select id="lead-status" className="form-select form-select-sm" value={form?.status ?? 'new'} onChange={set('status')}>

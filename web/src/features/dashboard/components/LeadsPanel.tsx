@@ -6,6 +6,7 @@ import { ListSearchForm } from '../../../components/admin/ListSearchForm';
 import { ListSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { Pager } from '../../../components/Pager';
+import { WantsPersonBadge } from '../../../components/WantsPersonBadge';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatShortDate } from '../../../lib/format';
 import { useLeads, type LeadListParams } from '../api/leads';
@@ -101,7 +102,7 @@ export function LeadsPanel({ pageSize = 10, showFilters = false }: { pageSize?: 
         >
           {leads.data.leads.map((lead) => (
             <tr key={lead._id} data-testid="lead-row">
-              <td>{lead.userName}</td>
+              <td>{lead.userName}<WantsPersonBadge since={lead.wantsPersonAt} className="ms-1" /></td>
               <td className="text-break">{lead.userEmail}</td>
               <td>{lead.isGuest ? 'Guest' : 'Customer'}</td>
               <td><span className={`badge ${INTEREST_CLASS[lead.interestLevel]}`}>{lead.interestLevel}</span></td>

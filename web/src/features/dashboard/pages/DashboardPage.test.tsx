@@ -135,6 +135,18 @@ describe('LeadsPage', () => {
     expect(api.callsTo('PUT chat/leads/cccccccccccccccccccccccc')[0]!.body).toMatchObject({ status: 'converted', notes: 'Bought it', revenueAmount: 59.5 });
   });
 
+  it('marks a lead whose person asked the chat for a person: a badge in the table and in the dialog (issue 36)', async () => {
+    mockApi({ 'GET chat/leads': () => ({ body: leadList([lead({ wantsPersonAt: '2026-01-02T10:05:00.000Z' }), lead({ _id: 'dddddddddddddddddddddddd', userName: 'Nat Noneed', wantsPersonAt: null })]) }) });
+    renderWithProviders(<LeadsPage />, { state: makeState({ userInfo: admin }) });
+    const row = (await screen.findByRole('button', { name: 'Update lead Gina Guest' })).closest('tr')!;
+    expect(within(row).getByText('Wants a person')).toBeInTheDocument();
+    expect(within(screen.getByRole('button', { name: 'Update lead Nat Noneed' }).closest('tr')!).queryByText('Wants a person')).toBeNull();
+    await userEvent.click(within(row).getByRole('button', { name: 'Update lead Gina Guest' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Wants a person')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('asked the chat assistant for a person');
+  });
+
   it('shows a clear error and sends nothing when the revenue amount is negative', async () => {
     const api = mockApi({ 'GET chat/leads': () => ({ body: leadList([lead()]) }) });
     renderWithProviders(<LeadsPage />, { state: makeState({ userInfo: admin }) });
