@@ -108,6 +108,8 @@ export interface ChatSummary {
   lastActivity: string;
   messageCount: number;
   messages: ChatMessage[];
+  /** Administrators' list only (GET chat/all-history): the customer's messages no administrator has read yet. */
+  unread?: number;
 }
 
 /** Server → client over /ws/chat. */

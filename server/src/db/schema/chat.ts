@@ -17,6 +17,12 @@ export const chatConversations = pgTable(
     isGuest: boolean('is_guest').notNull().default(false),
     lastActivity: timestamp('last_activity', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
+    /**
+     * How far administrators have read it (migration 0095): the newest message, by (created_at, id),
+     * seen on the back office's chat page or answered; the customer's messages after it are unread.
+     */
+    adminReadAt: timestamp('admin_read_at', { withTimezone: true }),
+    adminReadId: id('admin_read_id'),
   },
   (t) => [
     uniqueIndex('chat_conversations_user_id_key').on(t.userId),

@@ -12,6 +12,7 @@ import { createShopTools } from './assistant/shop-tools.ts';
 import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
+import { advanceReadMark } from './mark-read.ts';
 import { storeMessage } from './store-message.ts';
 import { chatConversations, chatMessages } from '../../db/schema.ts';
 import { enqueueJob } from '../../lib/jobs.ts';
@@ -175,6 +176,8 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         });
         const presented = presentMessage(message);
         if (!isDuplicate) {
+          // An answer says the conversation was read up to it (the back office's unread counts).
+          await advanceReadMark(db, owner.id, message);
           await hub.publish([{ to: 'user', userId: owner.id }, { to: 'admins' }], { type: 'message', message: presented });
         }
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };
