@@ -1,13 +1,19 @@
 import { Fragment } from 'react';
 
+/** A domain longer than this is also cut before its dots; a shorter one stays whole. */
+const LONG_DOMAIN = 24;
+
 /**
- * An e-mail address cut where a line may break without splitting a word: after the @ and before each
- * dot of the domain (`jane.doe@` `example` `.co` `.uk`). The local part stays whole.
+ * An e-mail address cut where a line may break without splitting a word: after the @, and in a long
+ * domain before each dot (`jane.doe@` `example.com`; `someone@` `mail` `.engineering` `.example` `.org`).
+ * The local part stays whole.
  */
 export function emailParts(email: string): string[] {
   const at = email.lastIndexOf('@');
-  if (at <= 0) return [email];
-  const [first = '', ...rest] = email.slice(at + 1).split('.');
+  if (at <= 0 || at === email.length - 1) return [email];
+  const domain = email.slice(at + 1);
+  if (domain.length <= LONG_DOMAIN) return [email.slice(0, at + 1), domain];
+  const [first = '', ...rest] = domain.split('.');
   return [email.slice(0, at + 1), first, ...rest.map((label) => `.${label}`)].filter(Boolean);
 }
 

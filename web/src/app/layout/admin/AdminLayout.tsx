@@ -19,7 +19,7 @@ import { AdminNav } from './AdminNav';
 function Brand({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <Link to={paths.admin.dashboard} className="shop-admin-brand" onClick={onNavigate}>
-      <span className="shop-brand">{BRAND}</span>
+      <span className="shop-brand">{BRAND}</span>{' '}
       <span className="shop-admin-brand-sub">Back office</span>
     </Link>
   );

@@ -8,7 +8,7 @@ import { useAdminAvailability } from '../hooks/use-admin-availability';
 export function AvailabilitySwitch() {
   const { isOnline, isSaving, toggle } = useAdminAvailability();
   return (
-    <div className="form-check form-switch mb-0 d-flex align-items-center gap-2 shop-availability">
+    <div className="form-check form-switch mb-0 ps-0 d-flex align-items-center gap-2 shop-availability">
       <input
         id="admin-availability"
         className="form-check-input m-0"

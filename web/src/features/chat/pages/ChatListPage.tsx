@@ -66,7 +66,7 @@ export default function ChatListPage() {
                   <td><EmailText email={c.userEmail} /></td>
                   <td>{formatDateTime(c.lastActivity)}</td>
                   <td>{c.messageCount}</td>
-                  <td className="text-truncate" style={{ maxWidth: 260 }}>{last ? `${senderLabel(last.sender)}: ${last.content}` : ''}</td>
+                  <td className="shop-chat-last" title={last?.content}>{last && <span className="shop-line-clamp">{`${senderLabel(last.sender)}: ${last.content}`}</span>}</td>
                   <td><Link className="btn btn-sm btn-outline-primary" to={paths.admin.chat(c._id)} aria-label={`Details of the chat with ${c.userName}`}>Details</Link></td>
                 </tr>
               );
