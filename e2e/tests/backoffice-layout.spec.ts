@@ -75,7 +75,7 @@ for (const [label, viewport] of [['1280 px', DESKTOP], ['390 px', PHONE]] as con
       await expect(topBar.getByRole('button', { name: `Hello, ${DEMO_ADMIN.name}` }), url).toBeVisible();
       if (phone) {
         await expect(page.getByRole('complementary', { name: 'Back office' }), url).toBeHidden();
-        await expect(page.getByRole('button', { name: 'Back office menu' }), url).toBeVisible();
+        await expect(page.getByRole('button', { name: 'Open navigation' }), url).toBeVisible();
       } else {
         const areas = page.getByRole('complementary', { name: 'Back office' }).getByRole('navigation', { name: 'Back office areas' }).getByRole('link');
         await expect(areas, url).toHaveText(['Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Users', 'Leads', /^Chats/, 'Pages']);
@@ -90,7 +90,7 @@ for (const [label, viewport] of [['1280 px', DESKTOP], ['390 px', PHONE]] as con
     // The areas from the phone's menu (or the sidebar), and back to the store.
     await page.goto('/admin/dashboard');
     if (phone) {
-      await page.getByRole('button', { name: 'Back office menu' }).click();
+      await page.getByRole('button', { name: 'Open navigation' }).click();
       const menu = page.getByRole('dialog', { name: 'Back office' });
       await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Users', 'Leads', /^Chats/, 'Pages', 'View store']);
       await menu.getByRole('link', { name: 'Products', exact: true }).click();
@@ -132,7 +132,7 @@ for (const mode of ['light', 'dark'] as const) {
       await page.waitForLoadState('networkidle');
       if (viewport.width < 992) {
         await page.screenshot({ path: test.info().outputPath(`admin-chats-${mode}-${viewport.width}px.png`), fullPage: true });
-        await page.getByRole('button', { name: 'Back office menu' }).click();
+        await page.getByRole('button', { name: 'Open navigation' }).click();
         await expect(page.getByRole('dialog', { name: 'Back office' })).toBeVisible();
         await expect(page.getByRole('dialog', { name: 'Back office' }).getByRole('link', { name: /^Chats, \d+ conversations? with unread messages$/ })).toBeVisible();
         await page.screenshot({ path: test.info().outputPath(`admin-menu-${mode}-${viewport.width}px.png`) });

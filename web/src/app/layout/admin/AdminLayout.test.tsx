@@ -113,7 +113,7 @@ describe('the back office layout', () => {
     expect(sidebar.getByRole('link', { name: 'Supplier catalogue' })).toHaveAttribute('aria-current', 'page');
     expect(sidebar.getByRole('link', { name: /^Chats/ })).toHaveAccessibleName('Chats, 3 conversations with unread messages');
 
-    const menuButton = screen.getByRole('button', { name: 'Back office menu' });
+    const menuButton = screen.getByRole('button', { name: 'Open navigation' });
     expect(menuButton).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(menuButton);
     const drawer = await screen.findByRole('dialog', { name: 'Back office' });

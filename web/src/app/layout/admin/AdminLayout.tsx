@@ -63,7 +63,7 @@ function BackOfficeFrame({ user }: { user: User }) {
           <button
             type="button"
             className="btn btn-link shop-admin-menu-button d-lg-none"
-            aria-label="Back office menu"
+            aria-label="Open navigation"
             aria-expanded={isMenuOpen}
             aria-controls="admin-menu"
             onClick={() => {
