@@ -121,6 +121,8 @@ export interface ChatSummary {
   messages: ChatMessage[];
   /** When the person asked the assistant for a person or was upset, until an administrator replies (WANTS_PERSON_LABEL). */
   wantsPersonAt?: string | null;
+  /** Administrators' list only (GET chat/all-history): the customer's messages no administrator has read yet. */
+  unread?: number;
 }
 
 /** Server → client over /ws/chat. */

@@ -35,8 +35,16 @@ export const chatSummarySchema = z.object({
   messages: z.array(chatMessageSchema),
   /** When the person asked the assistant for a person or was upset, until an administrator replied (issue 36). */
   wantsPersonAt: z.string().nullable().optional(),
+  /** Administrators' list only: the customer's messages no administrator has read yet. */
+  unread: z.number().int().optional(),
 });
 export type ChatSummaryParsed = z.infer<typeof chatSummarySchema>;
+
+/** POST chat/chat/{id}/read: the newest message of the conversation the administrator has seen. */
+export const markChatReadBodySchema = z.object({
+  messageId: z.string({ error: 'messageId is required' }).trim().min(1, 'messageId is required').max(64, 'messageId is too long'),
+});
+export type MarkChatReadBody = z.infer<typeof markChatReadBodySchema>;
 
 export const onlineUserSchema = z.object({
   id: z.string(), name: z.string(), email: z.string(), lastSeen: z.string(), isGuest: z.boolean(),

@@ -3,7 +3,8 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { DEMO_ADMIN, expect, test } from './fixtures';
 
 /*
- * The back office on a phone (390 px): every admin page loads its content, the document never
+ * The back office on a phone (390 px), in its own frame (backoffice-layout.spec.ts checks the frame
+ * itself): every admin page loads its content, the document never
  * scrolls sideways, every table cell fits on the screen (the tables turn into cards below 768 px),
  * and axe finds nothing serious or critical, in the light and the dark theme.
  */
@@ -41,13 +42,8 @@ async function overflow(page: Page) {
 
 async function setTheme(page: Page, theme: 'light' | 'dark') {
   const current = await page.locator('html').getAttribute('data-bs-theme');
-  if (current !== theme) {
-    // On a phone the switch sits in the collapsed menu.
-    const toggler = page.getByRole('button', { name: /toggle navigation/i });
-    if (await toggler.isVisible()) await toggler.click();
-    await page.getByRole('switch', { name: 'Dark mode' }).click();
-    if (await toggler.isVisible() && (await toggler.getAttribute('aria-expanded')) === 'true') await toggler.click();
-  }
+  // The back office's top bar keeps the switch in view on a phone (no collapsed menu around it).
+  if (current !== theme) await page.getByRole('banner').getByRole('switch', { name: 'Dark mode' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-bs-theme', theme);
 }
 
@@ -69,6 +65,7 @@ test.describe('admin on a phone (390 px)', () => {
     const products = await json<{ products: Array<{ _id: string }> }>(api, '/api/products/admin?page=1');
     const orders = await json<{ orders: Array<{ _id: string }> }>(api, '/api/orders?page=1');
     const users = await json<{ users: Array<{ _id: string }> }>(api, '/api/users?page=1');
+    const chats = await json<{ chats: Array<{ _id: string }> }>(api, '/api/chat/all-history');
 
     const pages: Array<[string, string]> = [
       ['/admin/dashboard', 'Dashboard'],
@@ -80,7 +77,8 @@ test.describe('admin on a phone (390 px)', () => {
       [`/admin/user/${users.users[0]!._id}`, ''],
       ['/admin/user', 'Create User'],
       ['/admin/leads', ''],
-      ['/admin/chats', ''],
+      ['/admin/chats', 'Chats'],
+      [`/admin/chat/${chats.chats[0]!._id}`, ''],
       ['/admin/cj-products', ''],
       ['/admin/pages', 'Pages'],
       ['/admin/page/faq', ''],

@@ -178,3 +178,61 @@ for (const [mode, width] of [['light', 1280], ['dark', 1280], ['light', 390], ['
     await context.close();
   });
 }
+
+// Issue 36: the administrator answers from the back office's Chats page (its own socket, unread counts,
+// a reply box in the conversation), on a desktop and on a phone.
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`an administrator answers a customer from the Chats page (${viewport.width} px)`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const customerContext = await browser.newContext();
+    const customer = await customerContext.newPage();
+    const account = await signUpViaApi(customer, { name: `Cora ${viewport.width} ${Date.now().toString(36)}` });
+    await customer.goto('/');
+
+    const adminContext = await browser.newContext({ viewport });
+    const admin = await adminContext.newPage();
+    await signIn(admin, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/chats');
+    await expect(admin.getByRole('heading', { level: 1, name: 'Chats' })).toBeVisible();
+    await expect(admin.getByRole('switch', { name: 'Online' })).toBeChecked();
+    // No chat button in the back office: the page is where the administrator answers.
+    await expect(admin.getByRole('button', { name: /^Chat Support/ })).toHaveCount(0);
+
+    // The customer writes from the widget; the list shows the conversation with its unread message, live.
+    await chatButton(customer).click();
+    await expect(panel(customer).getByTestId('chat-connection')).toContainText('Connected');
+    await send(customer, 'Can someone check my order, please?');
+    const row = admin.getByTestId('chat-row').filter({ hasText: account.name });
+    await expect(row.getByTestId('chat-unread')).toHaveText('1 new');
+    if (viewport.width >= 992) {
+      await expect(admin.getByRole('complementary', { name: 'Back office' }).getByRole('link', { name: /^Chats, \d+ conversations? with unread messages$/ })).toBeVisible();
+    }
+    await row.getByRole('link', { name: `Details of the chat with ${account.name}` }).click();
+    await expect(admin).toHaveURL(/\/admin\/chat\/[0-9a-f]{24}$/);
+    await expect(admin.getByRole('heading', { level: 1, name: `Chat with ${account.name}` })).toBeVisible();
+    await expect(admin.getByTestId('conversation-message').filter({ hasText: 'Can someone check my order, please?' })).toBeVisible();
+
+    // The reply goes to this customer, over the socket; the customer sees it from the administrator.
+    const reply = admin.getByRole('textbox', { name: `Reply to ${account.name}` });
+    await expect(reply).toBeEnabled();
+    await reply.fill('Of course! It left our warehouse this morning.');
+    await reply.press('Enter');
+    await expect(admin.getByTestId('conversation-message').filter({ hasText: 'It left our warehouse this morning.' })).toContainText('Admin');
+    await expect(reply).toHaveValue('');
+    const answer = panel(customer).getByTestId('chat-message').filter({ hasText: 'It left our warehouse this morning.' });
+    await expect(answer).toContainText('Admin');
+
+    // The customer's next message appears in the open conversation without a reload.
+    await send(customer, 'Great, thanks!');
+    await expect(admin.getByTestId('conversation-message').filter({ hasText: 'Great, thanks!' })).toBeVisible();
+    await admin.screenshot({ path: test.info().outputPath(`admin-conversation-${viewport.width}px.png`), fullPage: true });
+
+    // Seen: back in the list, nothing of it is unread any more.
+    await admin.getByRole('button', { name: 'Back' }).click();
+    await expect(admin).toHaveURL(/\/admin\/chats$/);
+    await expect(admin.getByTestId('chat-row').filter({ hasText: account.name })).toBeVisible();
+    await expect(admin.getByTestId('chat-row').filter({ hasText: account.name }).getByTestId('chat-unread')).toHaveCount(0);
+    await admin.screenshot({ path: test.info().outputPath(`admin-chats-${viewport.width}px.png`), fullPage: true });
+    await adminContext.close();
+    await customerContext.close();
+  });
+}

@@ -66,6 +66,8 @@ interface World {
   order: { id: string };
   addressId: string;
   conversationId: string;
+  /** A message of that conversation (the customer's first). */
+  chatMessageId: string;
   leadId: string;
   uploadKey: string;
   offlineImage: string;
@@ -358,6 +360,7 @@ export const MATRIX: Record<string, Declaration> = {
   'GET /api/chat/online-users': { expect: adminOnly(200) },
   'GET /api/chat/all-history': { expect: adminOnly(200) },
   'GET /api/chat/chat/:id': { expect: adminOnly(200), request: (w) => ({ params: { id: w.conversationId } }) },
+  'POST /api/chat/chat/:id/read': { expect: adminOnly(200), request: (w) => ({ params: { id: w.conversationId }, body: { messageId: w.chatMessageId } }) },
   // The websocket (its upgrade is checked in its own test below); a plain HTTP GET is not an upgrade.
   'GET /ws/chat': { expect: { anonymous: 401, customer: 101, other: 101, admin: 101 } },
 };
@@ -485,7 +488,7 @@ describe(`access matrix (${TEST_DB})`, () => {
       t, paypal, users,
       productId: product.id,
       productSlug: product.slug,
-      order: { id: '' }, addressId: '', conversationId: '', leadId: '', uploadKey: '', offlineImage: '',
+      order: { id: '' }, addressId: '', conversationId: '', chatMessageId: '', leadId: '', uploadKey: '', offlineImage: '',
       supplier: { pid: '', spareP: '', savedId: '', savedSlug: '', paidOrderId: '' },
       userOf: (role) => (role === 'anonymous' ? null : users[role]),
       freshSession: async (role) => {
@@ -502,8 +505,9 @@ describe(`access matrix (${TEST_DB})`, () => {
     // The customer's own data: an address, an order, chat messages (which make them a lead).
     world.addressId = (await createAddressFor(t, customer))._id;
     world.order.id = await world.freshOrder();
-    const said = await call(t, customer, 'POST', '/api/chat/save', { message: { content: 'Do you have headphones in stock?', clientId: 'seed-1' } });
+    const said = await call<{ message: { id: string } }>(t, customer, 'POST', '/api/chat/save', { message: { content: 'Do you have headphones in stock?', clientId: 'seed-1' } });
     expect(said.status).toBe(201);
+    world.chatMessageId = said.body.message.id;
     await t.app.ctx.background.flush();
     const chats = await call<{ chats: Array<{ _id: string; userId: string }> }>(t, admin, 'GET', `/api/chat/all-history?search=${encodeURIComponent(customer.email)}`);
     world.conversationId = chats.body.chats.find((c) => c.userId === customer.id)!._id;

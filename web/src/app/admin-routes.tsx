@@ -1,7 +1,8 @@
-import type { ComponentType } from 'react';
 import { lazyPage } from './lazy-page';
 import { useRoutes, type RouteObject } from 'react-router';
-import { AdminRoute } from '../features/auth/components/guards';
+import { Redirect } from '../features/auth/components/guards';
+import { paths } from '../lib/paths';
+import { AdminLayout } from './layout/admin/AdminLayout';
 import { page } from './page-element';
 
 const DashboardPage = lazyPage(() => import('../features/dashboard/pages/DashboardPage'));
@@ -20,28 +21,33 @@ const NotFoundPage = lazyPage(() => import('../components/NotFoundPage'));
 const AdminPagesPage = lazyPage(() => import('../features/pages/pages/AdminPagesPage'));
 const PageEditPage = lazyPage(() => import('../features/pages/pages/PageEditPage'));
 
-const adminPage = (Page: ComponentType) => <AdminRoute>{page(Page)}</AdminRoute>;
-
-/** The routes under /admin/ (router.tsx sends /admin/* here), relative to it; an unknown one is the not-found page, as elsewhere. */
-export const adminRoutes: RouteObject[] = [
-  { path: 'dashboard', element: adminPage(DashboardPage) },
-  { path: 'products', element: adminPage(ProductListPage) },
-  { path: 'product/:id', element: adminPage(ProductEditPage) },
-  { path: 'product', element: adminPage(ProductEditPage) },
-  { path: 'orders', element: adminPage(OrderListPage) },
-  { path: 'order/:id', element: adminPage(OrderPage) },
-  { path: 'users', element: adminPage(UserListPage) },
-  { path: 'user/:id', element: adminPage(UserEditPage) },
-  { path: 'user', element: adminPage(UserEditPage) },
-  { path: 'leads', element: adminPage(LeadsPage) },
-  { path: 'chats', element: adminPage(ChatListPage) },
-  { path: 'chat/:id', element: adminPage(ChatDetailPage) },
-  { path: 'cj-products', element: adminPage(CjProductsPage) },
-  { path: 'cj-product-edit/:pid', element: adminPage(CjProductEditPage) },
-  { path: 'pages', element: adminPage(AdminPagesPage) },
-  { path: 'page/:slug', element: adminPage(PageEditPage) },
+/**
+ * The routes under /admin/ (router.tsx sends /admin/* here), relative to it, inside the back office's
+ * own frame (AdminLayout, which also holds the admin guard for every page); /admin is the dashboard,
+ * an unknown one the not-found page.
+ */
+const adminPages: RouteObject[] = [
+  { index: true, element: <Redirect to={paths.admin.dashboard} replace /> },
+  { path: 'dashboard', element: page(DashboardPage) },
+  { path: 'products', element: page(ProductListPage) },
+  { path: 'product/:id', element: page(ProductEditPage) },
+  { path: 'product', element: page(ProductEditPage) },
+  { path: 'orders', element: page(OrderListPage) },
+  { path: 'order/:id', element: page(OrderPage) },
+  { path: 'users', element: page(UserListPage) },
+  { path: 'user/:id', element: page(UserEditPage) },
+  { path: 'user', element: page(UserEditPage) },
+  { path: 'leads', element: page(LeadsPage) },
+  { path: 'chats', element: page(ChatListPage) },
+  { path: 'chat/:id', element: page(ChatDetailPage) },
+  { path: 'cj-products', element: page(CjProductsPage) },
+  { path: 'cj-product-edit/:pid', element: page(CjProductEditPage) },
+  { path: 'pages', element: page(AdminPagesPage) },
+  { path: 'page/:slug', element: page(PageEditPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
+
+export const adminRoutes: RouteObject[] = [{ element: <AdminLayout />, children: adminPages }];
 
 export default function AdminRoutes() {
   return useRoutes(adminRoutes);

@@ -42,6 +42,9 @@ export const paths = {
   },
 } as const;
 
+/** Whether a path is the back office's (/admin and below, any case as the router matches): it has its own frame. */
+export const isBackOfficePath = (pathname: string) => /^\/admin(?:\/|$)/i.test(pathname);
+
 /** Builds /search?... from the given filters, dropping defaults. */
 export function searchUrl(filters: Partial<Record<'query' | 'category' | 'price' | 'rating' | 'order' | 'page' | 'tag', string | number>>): string {
   const params = new URLSearchParams();

@@ -112,3 +112,7 @@ export function renderWithProviders(
   );
   return { ...result, probe, queryClient };
 }
+
+/** A text matcher for an e-mail address shown with components/EmailText (its parts are separate elements): `screen.getByText(emailText('jane@example.com'))`. */
+export const emailText = (email: string) => (_content: string, element: Element | null) =>
+  element?.classList.contains('shop-email') === true && element.textContent === email;

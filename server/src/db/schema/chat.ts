@@ -19,6 +19,12 @@ export const chatConversations = pgTable(
     createdAt: createdAt(),
     /** When the person asked the assistant for a person, or was upset; cleared by an administrator's reply (migration 0090). */
     wantsPersonAt: timestamp('wants_person_at', { withTimezone: true }),
+    /**
+     * How far administrators have read it (migration 0095): the newest message, by (created_at, id),
+     * seen on the back office's chat page or answered; the customer's messages after it are unread.
+     */
+    adminReadAt: timestamp('admin_read_at', { withTimezone: true }),
+    adminReadId: id('admin_read_id'),
   },
   (t) => [
     uniqueIndex('chat_conversations_user_id_key').on(t.userId),

@@ -14,6 +14,7 @@ import { findHandOff } from './assistant/understand.ts';
 import { interestSignalOf } from './chat-leads.ts';
 import { createChatHub, type ChatHub, type ChatIdentity } from './chat-hub.ts';
 import { presentMessage } from './chat.presenter.ts';
+import { advanceReadMark } from './mark-read.ts';
 import { storeMessage, type SenderRights } from './store-message.ts';
 import { clearConversationWantsPerson, markConversationWantsPerson } from './wants-person.ts';
 import { chatConversations, chatMessages } from '../../db/schema.ts';
@@ -195,9 +196,10 @@ export function createChatService(ctx: AppContext, log: FastifyBaseLogger, opts:
         });
         const presented = presentMessage(message);
         if (!isDuplicate) {
-          // A person answered: the conversation and the lead no longer wait for one (cleared before the
-          // administrators hear of the answer, so no list shows a stale "Wants a person").
-          await Promise.all([clearConversationWantsPerson(db, owner.id), clearLeadWantsPerson(db, owner.id)]);
+          // A person answered: the conversation and the lead no longer wait for one, and the conversation
+          // counts as read up to the answer (the back office's unread counts) — both written before the
+          // administrators hear of the answer, so no list shows a stale mark.
+          await Promise.all([clearConversationWantsPerson(db, owner.id), clearLeadWantsPerson(db, owner.id), advanceReadMark(db, owner.id, message)]);
           await hub.publish([{ to: 'user', userId: owner.id }, { to: 'admins' }], { type: 'message', message: presented });
         }
         return { message: presented, isDuplicate, reply: Promise.resolve(null) };

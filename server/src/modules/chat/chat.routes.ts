@@ -4,6 +4,7 @@ import { badRequest, notFound, tooManyRequests, unauthorized } from '../../lib/e
 import { activeChatIdentityOf, chatServiceFor, endGuestChat } from './chat-identity.ts';
 import * as s from './chat.schemas.ts';
 import { GUEST_COOKIE, GUEST_SESSION_DAYS, newGuestId, signGuestSession } from './guest-session.ts';
+import { markChatRead } from './mark-read.ts';
 import { getChatById, getOwnHistory, listAllHistory, listConversationMessages } from './read-messages.ts';
 
 // Public routes whose answers are the caller's own (their session, or their guest chat's cookie):
@@ -100,5 +101,10 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/chat/chat/:id', { config: { access: 'admin' }, schema: s.chatByIdSchema }, async (request) => {
     if (!/^[0-9a-f]{24}$/.test(request.params.id)) throw notFound('Chat not found');
     return getChatById(db, request.params.id);
+  });
+
+  app.post('/chat/chat/:id/read', { config: { access: 'admin' }, schema: s.markChatReadSchema }, async (request) => {
+    if (!/^[0-9a-f]{24}$/.test(request.params.id)) throw notFound('Chat not found');
+    return markChatRead(db, request.params.id, request.body.messageId);
   });
 };

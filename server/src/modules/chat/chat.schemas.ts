@@ -1,5 +1,5 @@
 import {
-  chatMessageSchema, chatSummarySchema, errorResponseSchema, guestSessionBodySchema, idSchema, messageResponseSchema, wholeNumberParam,
+  chatMessageSchema, chatSummarySchema, errorResponseSchema, guestSessionBodySchema, idSchema, markChatReadBodySchema, messageResponseSchema, wholeNumberParam,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -78,13 +78,27 @@ export const allHistorySchema = {
     search: z.string().max(100).optional(),
     page: wholeNumberParam({ fallback: 1, min: 1, max: 10_000, message: 'page must be a whole number from 1 to 10000' }),
   }),
-  response: { 200: z.object({ chats: z.array(chatSummarySchema), page: z.number(), pages: z.number(), total: z.number() }), ...errors },
+  response: {
+    200: z.object({
+      chats: z.array(chatSummarySchema), page: z.number(), pages: z.number(), total: z.number(),
+      /** Conversations with messages no administrator has read (all of them, whatever the search). */
+      unreadConversations: z.number().int(),
+    }),
+    ...errors,
+  },
 };
 
 export const chatByIdSchema = {
   tags: ['chat'],
   params: z.object({ id: z.string().max(64) }),
   response: { 200: chatSummarySchema, ...errors },
+};
+
+export const markChatReadSchema = {
+  tags: ['chat'],
+  params: z.object({ id: z.string().max(64) }),
+  body: markChatReadBodySchema,
+  response: { 200: z.object({ unread: z.number().int() }), ...errors },
 };
 
 export const onlineUsersSchema = {

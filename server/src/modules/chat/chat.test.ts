@@ -255,6 +255,70 @@ describe('chat: REST, websocket routing, persistence, limits', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/chat/all-history?page=0', headers: { cookie: admin.cookie } })).statusCode).toBe(400);
   });
 
+  it('administrators: unread messages per conversation; reading (never backwards) and answering mark them read', async () => {
+    const carl = await createUser(t, { name: 'Carl Unread' });
+    type History = { chats: Array<{ _id: string; userId: string; unread?: number }>; unreadConversations: number };
+    const history = async (search = '') => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/chat/all-history${search ? `?search=${encodeURIComponent(search)}` : ''}`, headers: { cookie: admin.cookie } });
+      expect(res.statusCode).toBe(200);
+      return res.json<History>();
+    };
+    const say = async (content: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/chat/save', headers: { cookie: carl.cookie }, payload: { message: { content, clientId: `unread-${content}` } } });
+      expect(res.statusCode).toBe(201);
+      return res.json<{ message: { id: string } }>().message.id;
+    };
+    const read = (chatId: string, payload: unknown) =>
+      t.app.inject({ method: 'POST', url: `/api/chat/chat/${chatId}/read`, headers: { cookie: admin.cookie }, payload: payload as Record<string, unknown> });
+
+    const before = (await history()).unreadConversations;
+    const first = await say('first question');
+    const second = await say('second question');
+    const listed = (await history(carl.email)).chats;
+    expect(listed.map((c) => [c.userId, c.unread])).toEqual([[carl.id, 2]]);
+    const chatId = listed[0]!._id;
+    expect((await history()).unreadConversations).toBe(before + 1);
+
+    // Seen up to the first message: the second stays unread.
+    const r1 = await read(chatId, { messageId: first });
+    expect(r1.statusCode).toBe(200);
+    expect(r1.json()).toEqual({ unread: 1 });
+    const r2 = await read(chatId, { messageId: second });
+    expect(r2.json()).toEqual({ unread: 0 });
+    // A late mark from an older screen does not bring anything back.
+    expect((await read(chatId, { messageId: first })).json()).toEqual({ unread: 0 });
+    expect((await history(carl.email)).chats[0]!.unread).toBe(0);
+    expect((await history()).unreadConversations).toBe(before);
+
+    // A new message is unread until an administrator answers it.
+    await say('third question');
+    expect((await history(carl.email)).chats[0]!.unread).toBe(1);
+    expect((await history()).unreadConversations).toBe(before + 1);
+    const answer = await t.app.inject({ method: 'POST', url: '/api/chat/save', headers: { cookie: admin.cookie }, payload: { message: { content: 'Answered', clientId: 'unread-answer', recipientId: carl.id } } });
+    expect(answer.statusCode).toBe(201);
+    expect((await history(carl.email)).chats[0]!.unread).toBe(0);
+    expect((await history()).unreadConversations).toBe(before);
+
+    // Bad input changes nothing.
+    await say('fourth question');
+    const janeMessage = (await t.app.inject({ method: 'GET', url: `/api/chat/user-messages/${jane.id}`, headers: { cookie: admin.cookie } })).json<{ messages: Array<{ id: string }> }>().messages[0]!.id;
+    const foreign = await read(chatId, { messageId: janeMessage });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json()).toMatchObject({ message: 'That message is not part of this chat', fieldErrors: { messageId: 'That message is not part of this chat' } });
+    const missingBody = await read(chatId, {});
+    expect(missingBody.statusCode).toBe(400);
+    expect(missingBody.json().fieldErrors).toMatchObject({ messageId: 'messageId is required' });
+    for (const id of ['000000000000000000000000', 'not-an-id']) {
+      const missing = await read(id, { messageId: first });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().message).toBe('Chat not found');
+    }
+    expect((await history(carl.email)).chats[0]!.unread).toBe(1);
+    const customer = await t.app.inject({ method: 'POST', url: `/api/chat/chat/${chatId}/read`, headers: { cookie: carl.cookie }, payload: { messageId: first } });
+    expect(customer.statusCode).toBe(403);
+    expect((await history(carl.email)).chats[0]!.unread).toBe(1);
+  });
+
   it('leads: chatting makes a lead with products of interest and rising interest; administrator status and notes stay', async () => {
     const g = await guestSession('Lena Lead', 'lena@example.com');
     const c = await connect({ cookie: g.cookie });

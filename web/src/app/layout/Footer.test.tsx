@@ -83,4 +83,12 @@ describe('Footer', () => {
     expect(await screen.findByText('Too many attempts. Please try again later.')).toBeInTheDocument();
     expect(screen.getByLabelText('Newsletter e-mail address')).toHaveValue('fan@example.com');
   });
+
+  it('shows only the payment methods the shop accepts: PayPal, no card marks', () => {
+    mockApi({});
+    renderWithProviders(<Footer />);
+    const methods = screen.getByRole('list', { name: 'Payment methods we accept' });
+    expect(Array.from(methods.querySelectorAll('li'), (li) => li.textContent)).toEqual(['PayPal']);
+    for (const card of ['Visa', 'Mastercard', 'Amex', 'Stripe']) expect(screen.queryByText(card)).toBeNull();
+  });
 });

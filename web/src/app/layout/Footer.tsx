@@ -34,7 +34,14 @@ const SOCIAL = [
   { label: 'YouTube', href: 'https://www.youtube.com/', icon: <YoutubeIcon /> },
 ];
 
-const PAYMENT_METHODS = ['PayPal', 'Visa', 'Mastercard', 'Amex'];
+/**
+ * The ways to pay the shop accepts: PayPal, the one method the Payment step offers (Stripe is shown
+ * there, disabled). No card marks: cards are not taken directly. Without PayPal credentials the demo
+ * provider stands in for PayPal at checkout (a clearly labelled "demo PayPal" button on the order),
+ * so the method is still PayPal and the footer says the same: it never promises a method the
+ * checkout does not offer.
+ */
+const PAYMENT_METHODS = ['PayPal'] as const;
 
 /** Shop (All Products, the first 3 categories, View All Categories when there are more than 4), Customer Service, About, social, payment, newsletter. */
 export function Footer() {

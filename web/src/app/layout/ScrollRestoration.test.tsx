@@ -67,4 +67,51 @@ describe('ScrollRestoration', () => {
     expect(scrollIntoView).toHaveBeenCalled();
     target.remove();
   });
+
+  describe('the first render, by how the browser loaded the document', () => {
+    /** A fresh module (its positions read from sessionStorage again), the document loaded as `type`. */
+    async function loadAs(type: string | null, positions: Record<string, number>) {
+      sessionStorage.setItem('shop-scroll-positions', JSON.stringify(positions));
+      vi.spyOn(performance, 'getEntriesByType').mockReturnValue(type ? ([{ type }] as unknown as PerformanceEntryList) : []);
+      vi.resetModules();
+      return (await import('./ScrollRestoration')).ScrollRestoration;
+    }
+    afterEach(() => {
+      vi.restoreAllMocks();
+      sessionStorage.clear();
+    });
+
+    it('a page loaded in full from a link or an address starts at the top: no position of another page of the tab is applied (issue 36)', async () => {
+      // The search page, loaded in full before, was left at y=778; then a product page is loaded in full.
+      const Fresh = await loadAs('navigate', { 'default:/search': 778, default: 778 });
+      render(<MemoryRouter initialEntries={['/product/mug']}><Fresh /></MemoryRouter>);
+      expect(scrollTo).not.toHaveBeenCalled();
+    });
+
+    it('the same address loaded anew by a link starts at the top too, and forgets where it was', async () => {
+      const Fresh = await loadAs('navigate', { 'default:/product/mug': 500 });
+      render(<MemoryRouter initialEntries={['/product/mug']}><Fresh /></MemoryRouter>);
+      expect(scrollTo).not.toHaveBeenCalled();
+      window.dispatchEvent(new Event('pagehide'));
+      expect(JSON.parse(sessionStorage.getItem('shop-scroll-positions')!)).toEqual({});
+    });
+
+    it('back or forward to a page loaded in full returns to where it was left', async () => {
+      const Fresh = await loadAs('back_forward', { 'default:/search': 778, 'default:/product/mug': 120 });
+      render(<MemoryRouter initialEntries={['/search']}><Fresh /></MemoryRouter>);
+      expect(scrollTo).toHaveBeenCalledWith(0, 778);
+    });
+
+    it('a reload keeps the place, as browsers do', async () => {
+      const Fresh = await loadAs('reload', { 'default:/search': 640 });
+      render(<MemoryRouter initialEntries={['/search']}><Fresh /></MemoryRouter>);
+      expect(scrollTo).toHaveBeenCalledWith(0, 640);
+    });
+
+    it('a browser that cannot say how it loaded the page: the top', async () => {
+      const Fresh = await loadAs(null, { 'default:/search': 640 });
+      render(<MemoryRouter initialEntries={['/search']}><Fresh /></MemoryRouter>);
+      expect(scrollTo).not.toHaveBeenCalled();
+    });
+  });
 });

@@ -5,7 +5,9 @@ import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, renderPage, stateWith } from '../../../test/catalogue-utils';
 import { admin, customer } from '../../../test/render';
+import { resetAvailability } from '../lib/admin-availability';
 import { FakeSocket } from '../lib/fake-socket';
+import { closeChatConnections } from '../lib/shared-connection';
 import ChatWidget from './ChatWidget';
 
 vi.mock('react-toastify', () => ({ toast: { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() } }));
@@ -33,6 +35,8 @@ const msg = (over: Partial<ChatMessage>): ChatMessage => ({
 beforeEach(() => {
   vi.clearAllMocks();
   vi.unstubAllGlobals();
+  closeChatConnections();
+  resetAvailability();
   FakeSocket.all = [];
   vi.stubGlobal('WebSocket', ListenedSocket);
   vi.stubGlobal('Audio', class { volume = 1; play() { return Promise.resolve(); } });

@@ -8,12 +8,14 @@ import { toast } from '../../../lib/toast';
 import { useStore } from '../../../lib/store';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatClockTime } from '../../../lib/format';
-import { readJson, storageKeys, writeJson } from '../../../lib/storage';
 import {
-  createGuestSession, getAdminStatus, getGuestHistory, getHistory, getOnlineUsers, getUserMessages, toggleAdminStatus, verifyGuest, type GuestInfo,
+  createGuestSession, getAdminStatus, getGuestHistory, getHistory, getOnlineUsers, getUserMessages, verifyGuest, type GuestInfo,
 } from '../api/chat-api';
+import { useAdminAvailability } from '../hooks/use-admin-availability';
+import { useChatConnection } from '../hooks/use-chat-connection';
+import { announceAvailability } from '../lib/admin-availability';
 import { blinkTitle, playNotificationSound, requestNotificationPermissionOnce, stopTitleBlink } from '../lib/alerts';
-import { ChatConnection, chatSocketUrl, type ChatConnectionOptions, type ConnectionStatus } from '../lib/chat-connection';
+import type { ConnectionStatus } from '../lib/chat-connection';
 import { FALLBACK_LABEL, RESPONDER_TEXT, SIGN_IN_TO_CHAT, SIGNED_OUT_TEXT } from './chat-widget-texts';
 import { MessageText } from './MessageText';
 
@@ -31,50 +33,6 @@ const ANNOUNCEMENTS_KEPT = 3;
 
 type Responder = 'admin' | 'ai';
 type Announcement = { id: string; text: string };
-type SocketLike = ReturnType<NonNullable<ChatConnectionOptions['createSocket']>>;
-
-/**
- * A browser socket that also reports its close code (the chat connection keeps its own onclose),
- * so the widget learns of a CHAT_CLOSE_SIGNED_OUT close whatever the connection does about it.
- */
-function observedSocket(url: string, onClosed: (code: number) => void): SocketLike {
-  const socket = new WebSocket(url);
-  (socket as Partial<Pick<WebSocket, 'addEventListener'>>).addEventListener?.('close', (ev) => onClosed(ev.code));
-  return socket as unknown as SocketLike;
-}
-
-/** Keeps a ChatConnection for the identity and re-renders on its changes. */
-function useConnection(
-  me: Me, fetchMissed: (after: string | undefined) => Promise<ChatMessage[]>, onEvent: (e: ChatServerEvent) => void, onClosed: (code: number) => void,
-) {
-  const [, setTick] = useState(0);
-  const [conn, setConn] = useState<ChatConnection | null>(null);
-  const fetchRef = useRef(fetchMissed);
-  const eventRef = useRef(onEvent);
-  const closedRef = useRef(onClosed);
-  useEffect(() => {
-    fetchRef.current = fetchMissed;
-    eventRef.current = onEvent;
-    closedRef.current = onClosed;
-  }, [fetchMissed, onEvent, onClosed]);
-  useEffect(() => {
-    if (!me) return undefined;
-    const c: ChatConnection = new ChatConnection({
-      url: chatSocketUrl(),
-      fetchMissed: (after) => fetchRef.current(after),
-      onEvent: (e) => eventRef.current(e),
-      onChange: () => setTick((n) => n + 1),
-      createSocket: (url) => observedSocket(url, (code) => {
-        // Signed out: no reconnecting with a session that has ended.
-        if (code === CHAT_CLOSE_SIGNED_OUT) c.close();
-        closedRef.current(code);
-      }),
-    });
-    setConn(c);
-    return () => { c.close(); setConn(null); stopTitleBlink(); };
-  }, [me?.id, me?.kind]); // eslint-disable-line react-hooks/exhaustive-deps
-  return conn;
-}
 
 export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: boolean }) {
   const { state } = useStore();
@@ -86,7 +44,7 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
   const [pulse, setPulse] = useState(false);
   const [onlineUsers, setOnlineUsers] = useState<OnlineUser[]>([]);
   const [selected, setSelected] = useState<OnlineUser | null>(null);
-  const [adminAvailable, setAdminAvailable] = useState<boolean>(() => readJson<boolean>(storageKeys.adminStatus, true));
+  const { isOnline: adminAvailable, toggle: onToggleAvailability } = useAdminAvailability();
   const [anyAdminOnline, setAnyAdminOnline] = useState(false);
   const [askedPermission, setAskedPermission] = useState(false);
   const [responder, setResponder] = useState<Responder | null>(null);
@@ -169,7 +127,9 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
   }, [isAdmin, startPulse, me]);
 
   const onClosed = useCallback((code: number) => { if (code === CHAT_CLOSE_SIGNED_OUT) setSignedOut(true); }, []);
-  const conn = useConnection(me, fetchMissed, onEvent, onClosed);
+  // The tab's one chat socket for this identity (the back office's chat pages share it).
+  const conn = useChatConnection(me ? `${me.kind}:${me.id}` : null, { fetchMissed, onEvent, onClosed });
+  useEffect(() => () => stopTitleBlink(), []);
   // The connection may also know it is signed out (a renewal after a 4001 close that failed).
   const isSignedOut = signedOut || (conn as { signedOut?: boolean } | null)?.signedOut === true;
 
@@ -183,24 +143,14 @@ export default function ChatWidget({ initiallyOpen = false }: { initiallyOpen?: 
 
   // Administrators: own availability (remembered in the browser), the shared status polled every 30 s, the users list.
   useEffect(() => {
-    if (!isAdmin) return undefined;
-    toggleAdminStatus(adminAvailable).catch(() => undefined);
+    if (!isAdmin || !me) return undefined;
+    announceAvailability(me.id);
     getOnlineUsers().then((r) => setOnlineUsers(r.users)).catch(() => undefined);
     const poll = () => getAdminStatus().then((r) => setAnyAdminOnline(r.isOnline)).catch(() => undefined);
     void poll();
     const id = setInterval(poll, CHAT_ADMIN_STATUS_POLL_MS);
     return () => clearInterval(id);
   }, [isAdmin]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const onToggleAvailability = async () => {
-    try {
-      const r = await toggleAdminStatus(!adminAvailable);
-      setAdminAvailable(r.isOnline);
-      writeJson(storageKeys.adminStatus, r.isOnline);
-    } catch {
-      toast.error(CHAT_TEXTS.toggleFailed);
-    }
-  };
 
   const selectUser = async (u: OnlineUser) => {
     setSelected(u);

@@ -11,6 +11,7 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { formatShortDate } from '../../../lib/format';
 import { useLeads, type LeadListParams } from '../api/leads';
 import { LeadUpdateDialog } from './LeadUpdateDialog';
+import { EmailText } from '../../../components/EmailText';
 
 const capitalize = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
@@ -103,7 +104,7 @@ export function LeadsPanel({ pageSize = 10, showFilters = false }: { pageSize?: 
           {leads.data.leads.map((lead) => (
             <tr key={lead._id} data-testid="lead-row">
               <td>{lead.userName}<WantsPersonBadge since={lead.wantsPersonAt} className="ms-1" /></td>
-              <td className="text-break">{lead.userEmail}</td>
+              <td><EmailText email={lead.userEmail} /></td>
               <td>{lead.isGuest ? 'Guest' : 'Customer'}</td>
               <td><span className={`badge ${INTEREST_CLASS[lead.interestLevel]}`}>{lead.interestLevel}</span></td>
               <td className="text-capitalize">{lead.status}</td>

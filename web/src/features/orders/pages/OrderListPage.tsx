@@ -16,6 +16,7 @@ import { useDeleteOrder } from '../api/delete-order';
 import { useAllOrders } from '../api/get-orders';
 import { useDeliverOrder, useUndeliverOrder } from '../api/order-actions';
 import { dateOrNo } from '../components/OrdersTable';
+import { EmailText } from '../../../components/EmailText';
 
 type Filter = (typeof ORDER_LIST_FILTERS)[number];
 type Action = 'delete' | 'deliver' | 'undeliver';
@@ -104,7 +105,7 @@ export default function OrderListPage() {
                 <tr key={order._id} data-testid="order-row">
                   <td data-label="ID" className="text-nowrap small font-monospace">{order._id}</td>
                   <td data-label="USER">{order.user ? order.user.name : 'DELETED USER'}</td>
-                  <td data-label="EMAIL" className="text-break">{order.userEmail ?? ''}</td>
+                  <td data-label="EMAIL">{order.userEmail ? <EmailText email={order.userEmail} /> : ''}</td>
                   <td data-label="DATE" className="text-nowrap">{formatShortDate(order.createdAt)}</td>
                   <td data-label="TOTAL">{formatMoney(order.totalPrice)}</td>
                   <td data-label="PAID">{order.isExpired ? <span className="badge text-bg-secondary">Expired</span> : dateOrNo(order.isPaid, order.paidAt)}</td>

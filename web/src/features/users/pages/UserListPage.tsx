@@ -14,6 +14,7 @@ import { formatShortDate } from '../../../lib/format';
 import { useListQueryParams } from '../../../lib/use-list-query-params';
 import { useUsers } from '../api/get-users';
 import { useDeleteUser } from '../api/manage-user';
+import { EmailText } from '../../../components/EmailText';
 
 const DEFAULTS = { search: '' };
 
@@ -59,7 +60,7 @@ export default function UserListPage() {
               {data!.users.map((user) => (
                 <tr key={user._id}>
                   <td data-label="NAME">{user.name}</td>
-                  <td data-label="EMAIL" className="text-break">{user.email}</td>
+                  <td data-label="EMAIL"><EmailText email={user.email} /></td>
                   <td data-label="ADMIN">{user.isAdmin ? 'YES' : 'NO'}</td>
                   <td data-label="JOINED" className="text-nowrap">{formatShortDate(user.createdAt)}</td>
                   <td data-label="ORDERS">{user.numOrders}</td>

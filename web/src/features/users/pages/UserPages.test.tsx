@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { toast } from 'react-toastify';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { admin, mockApi } from '../../../test/render';
+import { admin, emailText, mockApi } from '../../../test/render';
 import { makeState, renderWithProviders } from '../../../test/cart-utils';
 import UserEditPage from './UserEditPage';
 import UserListPage from './UserListPage';
@@ -46,7 +46,7 @@ describe('UserListPage', () => {
     const me: AdminUser = { ...ann, _id: admin._id, name: 'Admin', email: admin.email, isAdmin: true };
     mockApi({ 'GET users': () => ({ body: list([me, ann]) }) });
     renderWithProviders(<UserListPage />, { state: makeState({ userInfo: admin }), route: '/admin/users' });
-    const mine = (await screen.findByText('admin@example.com')).closest('tr')!;
+    const mine = (await screen.findByText(emailText('admin@example.com'))).closest('tr')!;
     expect(within(mine).queryByRole('button', { name: /Delete/ })).toBeNull();
     expect(within(mine).getByText('(you)')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete Ann Buyer' })).toBeInTheDocument();
