@@ -112,6 +112,8 @@ async function fillShop(shop: Shop) {
   }
   expect((await call(shop, admin, 'POST', '/api/chat/save', { message: { content: 'Yes, 50 of them.', clientId: 'backup-a', recipientId: customer.id } })).status).toBe(201);
   await shop.app.ctx.background.flush();
+  // The leads are written by their jobs (leads/lead-jobs.ts).
+  await shop.app.ctx.jobs.runDue();
   return { customer, orderIds: [first._id, second._id].sort(), paidId: first._id, image };
 }
 
