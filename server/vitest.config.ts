@@ -29,11 +29,14 @@ const projects = [
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Ceilings, not expectations: a test that passes ends at once, and on a busy 2-core machine
+    // (another lane or process on the other core) a fresh app's PGlite start and migrations have
+    // taken over a minute in a setup hook. Timing is never what a test checks (docs/testing.md).
+    testTimeout: 120_000,
     // No retry here (unlike the web and browser tests): many server test files build on state their
     // earlier tests left (a fleet already restarted, rows already inserted), so a second try fails
     // for that reason and can leave a shared connection in an aborted transaction for the next test.
-    hookTimeout: 60_000,
+    hookTimeout: 300_000,
     pool: 'forks',
     isolate: false,
     maxWorkers: 2,
