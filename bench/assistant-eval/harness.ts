@@ -95,6 +95,7 @@ export async function prepareEval(app: App, db: Db, config: Config) {
     const ctx: AnswerContext = {
       wantsPerson: async () => {
         await app.ctx.background.flush();
+        await app.ctx.jobs.runDue(); // the lead's mark is written by the lead-activity job
         const marked = await db.select({ id: leads.id }).from(leads).where(and(eq(leads.userId, askerId), isNotNull(leads.wantsPersonAt)));
         return marked.length === 1;
       },

@@ -70,6 +70,7 @@ describe('the assistant understands the question, not the keyword (issue 36)', (
     expect(asked.statusCode).toBe(200);
     expect(asked.json<{ response: string }>().response).toMatch(/^I'm sorry/);
     await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue(); // the lead's mark is written by the lead-activity job
 
     const chats = await t.app.inject({ method: 'GET', url: '/api/chat/all-history?search=ursula', headers: { cookie: admin.cookie } });
     const [chat] = chats.json<{ chats: ChatSummary[] }>().chats;
@@ -90,6 +91,7 @@ describe('the assistant understands the question, not the keyword (issue 36)', (
     // Asked again, then the lead's status changes: its mark clears; saving it with the same status keeps it.
     await t.app.inject({ method: 'POST', url: '/api/chat/ai-response', headers: { cookie }, payload: { message: 'agent please' }, remoteAddress: '10.99.0.1' });
     await t.app.ctx.background.flush();
+    await t.app.ctx.jobs.runDue();
     const same = await t.app.inject({ method: 'PUT', url: `/api/chat/leads/${lead!._id}`, headers: { cookie: admin.cookie }, payload: { status: 'new', notes: 'called back' } });
     expect(same.statusCode).toBe(200);
     const [kept] = await t.database.db.select().from(leads).where(eq(leads.userId, guestId));
