@@ -134,7 +134,7 @@ test('signed in: the server renders the header with the name and cart badge, and
     const html = await res!.text();
     expect(html, url).toContain(`Hello, <!-- -->${name}`);
     expect(html, url).toContain('data-testid="cart-badge">1</span>');
-    expect(res!.headers()['cache-control'], url).toBe('private, no-cache');
+    expect(res!.headers()['cache-control'], url).toBe('private, no-store');
     await page.waitForLoadState('networkidle');
     await expect(page.getByText(`Hello, ${name}`)).toBeVisible();
     await expect(page.getByTestId('cart-badge')).toHaveText('1');
