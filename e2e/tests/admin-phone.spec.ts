@@ -94,7 +94,9 @@ test.describe('admin on a phone (390 px)', () => {
       for (const offender of o.offenders) problems.push(`${url}: ${offender}`);
       for (const theme of ['light', 'dark'] as const) {
         await setTheme(page, theme);
-        const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        // The theme switch changes colours only: the dark pass runs the colour rules.
+        const axe = new AxeBuilder({ page });
+        const results = await (theme === 'light' ? axe.withTags(TAGS) : axe.withRules(['color-contrast', 'link-in-text-block'])).analyze();
         for (const v of results.violations) {
           if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${url} (${theme}): ${v.id} ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
         }
