@@ -18,13 +18,17 @@ export interface AuthCleanupResult {
 }
 
 /** Deletes rows in batches of ids selected by `where` until none is left; returns how many went. */
-async function deleteInBatches(select: () => Promise<Array<{ id: string }>>, remove: (ids: string[]) => Promise<unknown>): Promise<number> {
+/**
+ * Deletes what `select` finds, a batch at a time, and counts the rows this call deleted (not the rows
+ * it selected: two cleanups that overlap, on two instances, select the same rows and only one deletes
+ * each).
+ */
+async function deleteInBatches(select: () => Promise<Array<{ id: string }>>, remove: (ids: string[]) => Promise<Array<{ id: string }>>): Promise<number> {
   let total = 0;
   for (;;) {
     const ids = (await select()).map((r) => r.id);
     if (!ids.length) return total;
-    await remove(ids);
-    total += ids.length;
+    total += (await remove(ids)).length;
     if (ids.length < BATCH) return total;
   }
 }
@@ -44,22 +48,22 @@ export async function deleteExpiredAuthRows(db: Executor, now: Date = new Date()
   const revokedBefore = new Date(now.getTime() - REVOKED_SESSION_KEEP_MS);
   const refreshTokensDeleted = await deleteInBatches(
     () => db.select({ id: refreshTokens.id }).from(refreshTokens).where(lte(refreshTokens.expiresAt, now)).limit(BATCH),
-    (ids) => db.delete(refreshTokens).where(inArray(refreshTokens.id, ids)),
+    (ids) => db.delete(refreshTokens).where(inArray(refreshTokens.id, ids)).returning({ id: refreshTokens.id }),
   );
   const sessionsDeleted = await deleteInBatches(
     () => db.select({ id: sessions.id }).from(sessions)
       .where(or(lte(sessions.expiresAt, now), lte(sessions.revokedAt, revokedBefore))).limit(BATCH),
-    (ids) => db.delete(sessions).where(inArray(sessions.id, ids)),
+    (ids) => db.delete(sessions).where(inArray(sessions.id, ids)).returning({ id: sessions.id }),
   );
   const resetsDeleted = await deleteInBatches(
     () => db.select({ id: passwordResets.id }).from(passwordResets)
       .where(or(lte(passwordResets.expiresAt, now), and(isNotNull(passwordResets.usedAt), lte(passwordResets.usedAt, now)))).limit(BATCH),
-    (ids) => db.delete(passwordResets).where(inArray(passwordResets.id, ids)),
+    (ids) => db.delete(passwordResets).where(inArray(passwordResets.id, ids)).returning({ id: passwordResets.id }),
   );
   const signupsDeleted = await deleteInBatches(
     () => db.select({ id: signupRequests.id }).from(signupRequests)
       .where(or(lte(signupRequests.expiresAt, now), and(isNotNull(signupRequests.usedAt), lte(signupRequests.usedAt, now)))).limit(BATCH),
-    (ids) => db.delete(signupRequests).where(inArray(signupRequests.id, ids)),
+    (ids) => db.delete(signupRequests).where(inArray(signupRequests.id, ids)).returning({ id: signupRequests.id }),
   );
   const emailChangesDeleted = await deleteInBatches(
     () => db.select({ id: emailChanges.id }).from(emailChanges)
@@ -68,7 +72,7 @@ export async function deleteExpiredAuthRows(db: Executor, now: Date = new Date()
         and(isNotNull(emailChanges.confirmedAt), lte(emailChanges.confirmedAt, now)),
         and(isNotNull(emailChanges.cancelledAt), lte(emailChanges.cancelledAt, now)),
       )).limit(BATCH),
-    (ids) => db.delete(emailChanges).where(inArray(emailChanges.id, ids)),
+    (ids) => db.delete(emailChanges).where(inArray(emailChanges.id, ids)).returning({ id: emailChanges.id }),
   );
   return {
     sessions: sessionsDeleted, refreshTokens: refreshTokensDeleted, passwordResets: resetsDeleted, signupRequests: signupsDeleted,
