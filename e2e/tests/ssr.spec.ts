@@ -6,14 +6,17 @@ import { signUpViaApi } from './fixtures';
  * without JavaScript sees it), and the page the browser then hydrates works with no warning at all.
  */
 
-interface CatalogueProduct { name: string; slug: string; description: string; image: string; finalPrice: number; countInStock: number; cjData?: unknown }
+interface CatalogueProduct { name: string; slug: string; description: string; image: string; finalPrice: number; countInStock: number; cjData?: unknown; options?: unknown[] }
 
-/** A product of the shop's own on the home grid that can be bought (a supplier product, saved by another spec, links to /cj-product/). */
+/**
+ * A product of the shop's own on the home grid that can be bought as it is (a supplier product, saved by
+ * another spec, links to /cj-product/; one with options, also made by another spec, asks for a choice first).
+ */
 async function aProduct(request: APIRequestContext): Promise<CatalogueProduct> {
   const res = await request.get('/api/products');
   expect(res.ok()).toBe(true);
   const products = (await res.json()) as CatalogueProduct[];
-  const product = products.find((p) => !p.cjData && p.countInStock > 0 && p.description.trim().length > 0);
+  const product = products.find((p) => !p.cjData && !p.options?.length && p.countInStock > 0 && p.description.trim().length > 0);
   expect(product, 'a product in stock on the home grid').toBeTruthy();
   return product!;
 }
