@@ -23,13 +23,13 @@
  *   anonymous page micro-cache; no-cache renders every page.
  *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg, availableParallelism, cpus } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase } from '../server/src/db/scratch.ts';
 import { catalogueScenarios, ssrScenarios, type Scenario } from './catalogue/scenarios.ts';
+import { ServerProcess } from './catalogue/server-process.ts';
 import { CeilingServer, latencyRatio, rpsRatio, type Ceiling } from './lib/ceiling.ts';
 
 function flag(name: string): string | undefined {
@@ -83,50 +83,6 @@ async function load(port: number, paths: string[], seconds: number, headers: Rec
     headers,
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: order[next++ % order.length] as string }) }],
   });
-}
-
-class ServerProcess {
-  private rssWaiters = new Map<number, (rss: number) => void>();
-  private nextId = 0;
-  constructor(private readonly child: ChildProcess) {
-    child.on('message', (msg: { type: string; id?: number; rss?: number }) => {
-      if (msg.type === 'rss' && msg.id !== undefined) this.rssWaiters.get(msg.id)?.(msg.rss ?? 0);
-    });
-  }
-  static async start(options: { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[] }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'catalogue/server.ts')], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
-    });
-    const server = new ServerProcess(child);
-    const ready = await new Promise<{ port: number; generateMs: number; samples: { slugs: string[] } }>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-      child.on('message', (msg: { type: string }) => {
-        if (msg.type === 'ready') resolve(msg as never);
-      });
-    });
-    return { server, port: ready.port, generateMs: ready.generateMs, slugs: ready.samples.slugs };
-  }
-  rss(): Promise<number> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(0), 2000);
-      this.rssWaiters.set(id, (rss) => {
-        clearTimeout(timer);
-        this.rssWaiters.delete(id);
-        resolve(rss);
-      });
-      this.child.send({ type: 'rss', id });
-    });
-  }
-  async stop() {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((r) => this.child.once('exit', r));
-    this.child.disconnect();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
 }
 
 /** The as-sent run of a scenario under --uncached-only (printed as zeros, left out of the verdicts). */

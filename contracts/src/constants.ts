@@ -80,6 +80,8 @@ export const EMAIL_CHANGE_TAKEN = 'Another account now uses this e-mail address,
 // Search (GET products/search)
 // ---------------------------------------------------------------------------------------------
 
+/** The query parameters the search page reads (/search?query=...&page=2); any other is ignored by it. */
+export const SEARCH_PAGE_PARAMS = ['query', 'category', 'price', 'rating', 'order', 'page', 'tag'] as const;
 export const SEARCH_ORDERS = ['newest', 'lowest', 'highest', 'toprated'] as const;
 export type SearchOrder = (typeof SEARCH_ORDERS)[number];
 /** Labels of the Sort by dropdown, in the spec's words. */

@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { acceptsGzip } from './compression.ts';
 import type { HtmlTransform } from './context.ts';
+import { pageUrl } from './page-url.ts';
 import { PRIVATE_NO_STORE } from './private-answers.ts';
 import { fillTemplate, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
 import type { WebBuild } from './web-build.ts';
@@ -171,10 +172,13 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
   async function rendered(request: FastifyRequest): Promise<Page | null> {
     if (!renderer || request.url.length > MAX_RENDERED_URL) return null;
     const fresh = options.wantsFresh(request);
+    // The page without the parameters it does not read (utm_*, fbclid, ...), the ones it reads in order:
+    // what is rendered, and the shared cache's key, so no added parameter makes another render.
+    const url = pageUrl(request.url);
     const build = async (): Promise<Page> => {
       let page: RenderedPage;
       try {
-        page = await renderer.render(request, fresh);
+        page = await renderer.render(request, fresh, url);
       } catch (err) {
         request.log.error({ err, url: request.url }, 'server rendering failed; serving the client-rendered page');
         throw err;
@@ -189,8 +193,9 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
     try {
       if (!isAnonymous(request) || fresh) return await build();
       // Not by Host: no page depends on it (every absolute link is on config.siteUrl), so a forged Host
-      // can neither get a page of its own nor fill the cache with copies.
-      const key = `page\u0000${themeOf(request)}\u0000${request.url}`;
+      // can neither get a page of its own nor fill the cache with copies. Not by method: HEAD is GET's page.
+      // Concurrent misses share one render; an expired page is answered while one render refreshes it.
+      const key = `page\u0000${themeOf(request)}\u0000${url}`;
       return await options.pageCache.remember(key, options.pageTtlMs, build);
     } catch {
       request.serverRendered = false;

@@ -309,6 +309,42 @@ describe('server rendering failures', () => {
     return path.join(dir, 'web');
   }
 
+  it('the shared cache keys a page by the parameters it reads: utm_*, fbclid, unknown ones and their order make no new render; HEAD is GET\'s page; concurrent misses share one render', async () => {
+    const renders: string[] = [];
+    (globalThis as { __shopRenders?: string[] }).__shopRenders = renders;
+    const source = `export const SSR_DATA_ID = 'ssr-data';
+export async function render({ url }) {
+  globalThis.__shopRenders.push(url);
+  await new Promise((r) => setTimeout(r, 50));
+  return { status: 200, appHtml: '<main>rendered ' + url.replace(/[<>&]/g, '') + '</main>', headHtml: '', data: '{}' };
+}
+`;
+    const t = await createTestApp({ env: { WEB_DIST_DIR: buildWithEntry(source), SSR_TIMEOUT_MS: '10000' } });
+    try {
+      const get = (url: string, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url, headers: html });
+      // Ten visitors at once on a page not yet rendered: one render.
+      const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => get(`/?utm_source=mail&utm_content=${i}`)));
+      for (const res of burst) expect(rootOf(res.body)).toContain('rendered /<');
+      expect(renders).toEqual(['/']);
+      for (const url of ['/', '/?fbclid=abc', '/?gclid=1&x=2', '/?']) expect(rootOf((await get(url)).body), url).toContain('rendered /<');
+      expect((await get('/', 'HEAD')).statusCode).toBe(200);
+      expect(renders).toEqual(['/']);
+      // The search page: its own parameters, in one order; the others dropped.
+      await get('/search?query=lamp&page=2&utm_campaign=winter');
+      await get('/search?page=2&gclid=9&query=lamp');
+      await get('/search?page=2&query=lamp', 'HEAD');
+      expect(renders).toEqual(['/', '/search?page=2&query=lamp']);
+      await get('/search?page=3&query=lamp');
+      expect(renders.at(-1)).toBe('/search?page=3&query=lamp');
+      // Pages that may read anything keep their URL.
+      await get('/admin/orders?status=paid&x=1');
+      expect(renders.at(-1)).toBe('/admin/orders?status=paid&x=1');
+    } finally {
+      await t.close();
+      delete (globalThis as { __shopRenders?: string[] }).__shopRenders;
+    }
+  });
+
   it.each([
     ['never finishes (a stalled data read)', 'export function render() { return new Promise(() => {}); }'],
     ['throws', "export async function render() { throw new Error('render failed'); }"],

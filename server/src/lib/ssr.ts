@@ -39,8 +39,11 @@ export interface RenderedPage {
 }
 
 export interface PageRenderer {
-  /** `fresh`: the page's data is read past the catalogue micro-cache (the visitor asked for no-cache). */
-  render(request: FastifyRequest, fresh?: boolean): Promise<RenderedPage>;
+  /**
+   * `fresh`: the page's data is read past the catalogue micro-cache (the visitor asked for no-cache).
+   * `url`: the page to render, when not request.url (lib/page-url.ts: without the parameters it does not read).
+   */
+  render(request: FastifyRequest, fresh?: boolean, url?: string): Promise<RenderedPage>;
 }
 
 /** Where the server-rendering bundle of a web build lives: beside it, `<distDir>-ssr/entry-server.js`. */
@@ -113,13 +116,13 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
     return { user, cart: await readAs<Cart>(token, '/api/cart') };
   };
   return {
-    async render(request, fresh = false) {
+    async render(request, fresh = false, url = request.url) {
       const mode = themeOf(request);
       // The deadline covers the data reads too (a stalled database), not only React's rendering.
       let forViewer = false;
       const rendering = viewerOf(request).then((viewer) => {
         forViewer = viewer !== null;
-        return entry.render({ url: request.url, mode, fetch: fetcher(fresh), timeoutMs, viewer, sessionCookie: Boolean(request.cookies[ACCESS_COOKIE]) });
+        return entry.render({ url, mode, fetch: fetcher(fresh), timeoutMs, viewer, sessionCookie: Boolean(request.cookies[ACCESS_COOKIE]) });
       });
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {

@@ -96,4 +96,45 @@ describe('micro-cached storefront reads', () => {
     await expect(cache.remember('e', 100, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
     expect(await cache.remember('e', 100, async () => 9)).toBe(9);
   });
+
+  it('with staleMs, answers an expired entry while one load refreshes it; a failed refresh keeps it; clear() drops it', async () => {
+    let now = 0;
+    const cache = createCatalogueCache(() => now, 100, 1_000);
+    let loads = 0;
+    let release: (v: string) => void = () => undefined;
+    let fail = false;
+    const load = () => {
+      loads += 1;
+      if (fail) return Promise.reject(new Error('render failed'));
+      return loads === 1 ? Promise.resolve('v1') : new Promise<string>((r) => { release = r; });
+    };
+    expect(await cache.remember('p', 100, load)).toBe('v1');
+    now = 150; // expired, within the stale window: the old page at once, one refresh started
+    const answers = await Promise.all([cache.remember('p', 100, load), cache.remember('p', 100, load), cache.remember('p', 100, load)]);
+    expect(answers).toEqual(['v1', 'v1', 'v1']);
+    expect(loads).toBe(2);
+    release('v2');
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.remember('p', 100, load)).toBe('v2');
+    expect(loads).toBe(2);
+    // A refresh that fails keeps the stale page; the next request tries again.
+    now = 300;
+    fail = true;
+    expect(await cache.remember('p', 100, load)).toBe('v2');
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.remember('p', 100, load)).toBe('v2');
+    expect(loads).toBe(4);
+    // Past the stale window: a miss that waits for its load (and fails with it).
+    now = 300 + 1_200;
+    await expect(cache.remember('p', 100, load)).rejects.toThrow('render failed');
+    // clear() (a product write) drops stale pages too: the next request waits for a fresh one.
+    fail = false;
+    loads = 0;
+    expect(await cache.remember('q', 100, load)).toBe('v1');
+    now += 150;
+    cache.clear();
+    const after = cache.remember('q', 100, load);
+    release('fresh');
+    expect(await after).toBe('fresh');
+  });
 });

@@ -1,7 +1,12 @@
+import { SEARCH_PAGE_PARAMS } from '@shop/contracts/constants';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILTERS, hasActiveFilters, parseSearchFilters, resultsSummary, tagLabel } from './search-filters';
 
 describe('search filters', () => {
+  it('reads exactly the parameters the server keys the search page by (SEARCH_PAGE_PARAMS: the rest is dropped from its cache key)', () => {
+    expect(Object.keys(DEFAULT_FILTERS).sort()).toEqual([...SEARCH_PAGE_PARAMS].sort());
+  });
+
   it('reads defaults for missing, empty or invalid parameters', () => {
     expect(parseSearchFilters(new URLSearchParams(''))).toEqual(DEFAULT_FILTERS);
     expect(parseSearchFilters(new URLSearchParams('query=&order=sideways&page=0'))).toEqual(DEFAULT_FILTERS);
