@@ -116,35 +116,54 @@ test('with JavaScript: the server-rendered pages hydrate without a warning and t
   expect(problems).toEqual([]);
 });
 
-test('signed in: the server renders the header with the name and cart badge, and it hydrates without a flip or a warning', async ({ page, request }) => {
+test('signed in: shared pages are no one\'s, the header shows the name and badge from the session without a flash of Sign In; personal pages are rendered for the visitor', async ({ page, request }) => {
   const product = await aProduct(request);
   const problems = watchConsole(page);
   const name = `Ssr Shopper ${Date.now().toString(36)}`;
+  // Whether the header's Sign In link was ever in the document (from the first byte on): it must not be.
+  await page.addInitScript(() => {
+    const w = window as unknown as { sawSignIn?: boolean };
+    const look = () => {
+      if (document.querySelector('header a.nav-link[href="/signin"]')) w.sawSignIn = true;
+    };
+    new MutationObserver(look).observe(document, { childList: true, subtree: true });
+    document.addEventListener('DOMContentLoaded', look);
+  });
   await signUpViaApi(page, { name }); // the page's context now holds the session cookies, its storage nothing
 
+  // The product page is one page for everyone: no name in it, no Sign In either; the name comes from the session.
   const first = await page.goto(`/product/${product.slug}`);
   const firstHtml = await first!.text();
-  expect(firstHtml).toContain(`Hello, <!-- -->${name}`);
+  expect(firstHtml).not.toContain(name);
+  expect(firstHtml).toContain('data-testid="session-pending"');
   expect(firstHtml).not.toMatch(/<a class="nav-link" href="\/signin"[^>]*>Sign In<\/a>/);
-  await page.waitForLoadState('networkidle');
+  expect(first!.headers()['cache-control']).toBe('private, no-store');
   await expect(page.getByText(`Hello, ${name}`)).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(page.getByTestId('cart-badge')).toHaveText('1');
 
-  // A signed-in page is the visitor's own: their cart badge is in the first byte too.
   for (const url of ['/', `/product/${product.slug}`, '/cart']) {
     const res = await page.goto(url);
     const html = await res!.text();
-    expect(html, url).toContain(`Hello, <!-- -->${name}`);
-    expect(html, url).toContain('data-testid="cart-badge">1</span>');
+    if (url === '/cart') {
+      // A personal page: rendered for the visitor, their name and badge in the first byte.
+      expect(html, url).toContain(`Hello, <!-- -->${name}`);
+      expect(html, url).toContain('data-testid="cart-badge">1</span>');
+    } else {
+      expect(html, url).not.toContain(name);
+    }
     expect(res!.headers()['cache-control'], url).toBe('private, no-store');
-    await page.waitForLoadState('networkidle');
     await expect(page.getByText(`Hello, ${name}`)).toBeVisible();
     await expect(page.getByTestId('cart-badge')).toHaveText('1');
+    await page.waitForLoadState('networkidle');
   }
-  // Another browser (no session) gets the anonymous page for the same URL, never this one.
+  expect(await page.evaluate(() => (window as unknown as { sawSignIn?: boolean }).sawSignIn ?? false)).toBe(false);
+  // Another browser (no session) gets the anonymous page for the same URL, with its Sign In.
   const anonymous = await request.get(`/product/${product.slug}`, { headers: { accept: 'text/html' } });
-  expect(await anonymous.text()).not.toContain(name);
+  const anonymousHtml = await anonymous.text();
+  expect(anonymousHtml).not.toContain(name);
+  expect(anonymousHtml).toMatch(/<a class="nav-link" href="\/signin"[^>]*>Sign In<\/a>/);
 
   expect(problems).toEqual([]);
 });

@@ -174,7 +174,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   ]);
   const html = await renderToString(
     <StrictMode>
-      <AppProviders queryClient={queryClient} storeState={serverInitialState(request.mode, viewer && { user: viewer.user, cartItems: viewer.cart?.cartItems ?? [] })}>
+      <AppProviders queryClient={queryClient} storeState={serverInitialState(request.mode, viewer && { user: viewer.user, cartItems: viewer.cart?.cartItems ?? [] }, Boolean(request.sessionCookie))}>
         <StaticRouter location={url.pathname + url.search}>
           <AppErrorBoundary>
             <AppRoutes />

@@ -71,7 +71,8 @@ if (ssrData) {
   // Time on a slow phone). A click before it finishes hydrates that part first (React replays it).
   void preloadRoute(window.location.pathname).finally(() => {
     startTransition(() => {
-      hydrateRoot(container, app(serverInitialState(ssrData.mode, viewer)));
+      // Neither a user nor "no session": the request had a session cookie, the page was rendered for no one.
+      hydrateRoot(container, app(serverInitialState(ssrData.mode, viewer, !ssrData.user && !ssrData.noSession)));
     });
   });
 } else {

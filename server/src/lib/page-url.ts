@@ -52,3 +52,20 @@ export function pageUrl(url: string): string {
   const query = kept.toString();
   return query ? `${pathname}?${query}` : pathname;
 }
+
+/** Storefront pages whose markup is the same for everyone: the public catalogue and content pages. */
+const SHARED_PAGES = new Set(['/', '/search', '/privacy']);
+const SHARED_PREFIXES = NO_PARAM_PREFIXES;
+
+/**
+ * Whether the page at `pathname` is one page for everyone (issue 35): the home, search, product,
+ * supplier product, information and privacy pages hold no one's name or cart, signed in or not, so
+ * they are rendered without the visitor and served from the shared cache to everyone; the header's
+ * personal parts come from the browser's session state. Pages personal by nature (cart, checkout,
+ * orders, profile, sign-in pages, the back office) are rendered for whoever asks.
+ */
+export function isSharedPage(pathname: string): boolean {
+  if (SHARED_PAGES.has(pathname)) return true;
+  const prefix = SHARED_PREFIXES.find((p) => pathname.startsWith(p));
+  return Boolean(prefix) && pathname.length > prefix!.length && !pathname.slice(prefix!.length).includes('/');
+}

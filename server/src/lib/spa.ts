@@ -6,9 +6,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { acceptsGzip } from './compression.ts';
 import type { HtmlTransform } from './context.ts';
-import { pageUrl } from './page-url.ts';
+import { isSharedPage, pageUrl } from './page-url.ts';
 import { PRIVATE_NO_STORE } from './private-answers.ts';
-import { fillTemplate, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
+import { fillTemplate, hasSessionCookie, isAnonymous, loadPageRenderer, themeOf, type RenderedPage } from './ssr.ts';
 import type { WebBuild } from './web-build.ts';
 
 /** The shared cache the anonymous pages are micro-cached in (the catalogue's: product writes clear it). */
@@ -100,8 +100,9 @@ function cleanPath(url: string): string | null {
  * too: its markup and data go into the root element (404 for no page of the app). If rendering fails
  * or takes longer than `ssrTimeoutMs`, the plain page is sent as before (200). A visitor with no
  * cookie but the theme's gets the page from a micro-cache (per URL and theme, for
- * `pageTtlMs`, cleared by product writes with the catalogue); a request with any other cookie (a
- * session) is rendered for itself and never cached.
+ * `pageTtlMs`, cleared by product writes with the catalogue); so does everyone on the pages that are
+ * the same for everyone (lib/page-url.ts isSharedPage: one copy with a session cookie, one without).
+ * Any other page for a request with any other cookie (a session) is rendered for itself and never cached.
  */
 export async function registerSpa(app: FastifyInstance, build: WebBuild, transforms: HtmlTransform[], options: SpaOptions) {
   const indexFile = path.join(build.own, 'index.html');
@@ -175,10 +176,16 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
     // The page without the parameters it does not read (utm_*, fbclid, ...), the ones it reads in order:
     // what is rendered, and the shared cache's key, so no added parameter makes another render.
     const url = pageUrl(request.url);
+    // One page for everyone (home, search, products, information pages): rendered for no one, whoever
+    // asks, and shared; the header's name and cart badge come from the browser's session state. The
+    // page says only whether a session cookie came with the request (then the browser asks who it is
+    // and shows no Sign In meanwhile), so there are two copies: with and without one.
+    const shared = isSharedPage(url.split('?')[0]!);
+    const session = hasSessionCookie(request);
     const build = async (): Promise<Page> => {
       let page: RenderedPage;
       try {
-        page = await renderer.render(request, fresh, url);
+        page = await renderer.render(request, fresh, url, shared);
       } catch (err) {
         request.log.error({ err, url: request.url }, 'server rendering failed; serving the client-rendered page');
         throw err;
@@ -191,11 +198,11 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
       return { status: page.status, html };
     };
     try {
-      if (!isAnonymous(request) || fresh) return await build();
+      if (fresh || !(shared || isAnonymous(request))) return await build();
       // Not by Host: no page depends on it (every absolute link is on config.siteUrl), so a forged Host
       // can neither get a page of its own nor fill the cache with copies. Not by method: HEAD is GET's page.
       // Concurrent misses share one render; an expired page is answered while one render refreshes it.
-      const key = `page\u0000${themeOf(request)}\u0000${url}`;
+      const key = `page\u0000${themeOf(request)}\u0000${session ? 'session' : 'none'}\u0000${url}`;
       return await options.pageCache.remember(key, options.pageTtlMs, build);
     } catch {
       request.serverRendered = false;
@@ -231,9 +238,10 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild, transfo
     void reply
       .status(page.status)
       // A page rendered for a signed-in visitor holds who they are and their cart: theirs alone, kept
-      // by no cache (as every personal answer, lib/private-answers.ts). Any other request with a
-      // cookie is not shared either; and the page depends on the cookies (theme, session).
-      .header('cache-control', request.renderedForViewer ? PRIVATE_NO_STORE : isAnonymous(request) ? 'no-cache' : 'private, no-cache')
+      // by no cache (as every personal answer, lib/private-answers.ts); so is every answer to a request
+      // with a session cookie (issue 32), shared page or not. Any other request with a cookie is not
+      // shared by caches outside either; and the page depends on the cookies (theme, session).
+      .header('cache-control', request.renderedForViewer || hasSessionCookie(request) ? PRIVATE_NO_STORE : isAnonymous(request) ? 'no-cache' : 'private, no-cache')
       .header('vary', 'accept-encoding, cookie')
       .type('text/html; charset=utf-8');
     if (page.html.length < PAGE_GZIP_THRESHOLD || !acceptsGzip(request)) return reply.send(page.html);

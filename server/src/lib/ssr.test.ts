@@ -161,7 +161,7 @@ describe('server rendering of the storefront', () => {
     expect(long.body).not.toContain(SSR_DATA);
   });
 
-  it('two customers and an anonymous visitor in parallel never see each other: each customer sees their own name and cart badge, no one else\'s, no session value; sessions bypass the shared cache', async () => {
+  it('two customers and an anonymous visitor in parallel never see each other: shared pages hold no one\'s name or badge (one copy for everyone with a session cookie), personal pages each customer\'s own; no session value anywhere', async () => {
     const alice = await createUser(t, { name: 'Alice Zebrafinch' });
     const bob = await createUser(t, { name: 'Bob Quokkason' });
     await addToCart(t, alice, lamp.id, 3);
@@ -170,6 +170,7 @@ describe('server rendering of the storefront', () => {
     const remember = vi.spyOn(cache, 'remember');
     const visitors: { who: string; user: TestUser | null }[] = [{ who: 'alice', user: alice }, { who: 'bob', user: bob }, { who: 'anonymous', user: null }];
     const pages = ['/', '/product/lumen-desk-lamp', '/search?query=lumen', '/cart', '/profile', '/privacy'];
+    const sharedPages = ['/', '/product/lumen-desk-lamp', '/search?query=lumen', '/privacy'];
     const requests = [1, 2, 3].flatMap(() => visitors.flatMap((v) => pages.map((url) => ({ ...v, url }))));
     const answers = await Promise.all(requests.map(async (r) => ({
       ...r,
@@ -186,8 +187,17 @@ describe('server rendering of the storefront', () => {
         if (user === visitor) continue;
         for (const secret of [user.name, user.email, user.id]) expect(res.body, `${who} ${url}`).not.toContain(secret);
       }
-      if (visitor) {
-        // Their own header: their name and their cart's badge, rendered by the server (no flip after hydration).
+      if (visitor && sharedPages.includes(url)) {
+        // One page for everyone: no name, no badge, no Sign In either (the header waits for the
+        // browser's session state); the page does not say nobody is signed in.
+        for (const user of [alice, bob]) for (const secret of [user.name, user.email, user.id]) expect(res.body, `${who} ${url}`).not.toContain(secret);
+        expect(root, `${who} ${url}`).not.toContain('>Sign In</a>');
+        expect(root, `${who} ${url}`).toContain('data-testid="session-pending"');
+        expect(res.body, `${who} ${url}`).not.toContain('data-testid="cart-badge"');
+        expect(res.body, `${who} ${url}`).not.toContain(NO_SESSION);
+        expect(res.body, `${who} ${url}`).toContain(SESSION_PRELOAD);
+      } else if (visitor) {
+        // A personal page: their name and their cart's badge, rendered by the server (no flip after hydration).
         expect(root, `${who} ${url}`).toContain(`<span class="shop-user-name">Hello, <!-- -->${visitor.name}</span>`);
         expect(root, `${who} ${url}`).not.toContain('>Sign In</a>');
         expect(root, `${who} ${url}`).toContain(badge(visitor === alice ? 3 : 1));
@@ -201,18 +211,22 @@ describe('server rendering of the storefront', () => {
       }
       expect(res.body, `${who} ${url}`).not.toContain('set-cookie');
       expect(res.headers['set-cookie'], `${who} ${url}`).toBeUndefined();
-      // A page with the visitor's name and cart in it is kept by no cache (issue 32); every page varies by cookie.
+      // Every answer to a signed-in request is kept by no cache outside (issue 32); every page varies by cookie.
       expect(res.headers['cache-control'], `${who} ${url}`).toBe(who === 'anonymous' ? 'no-cache' : 'private, no-store');
       expect(res.headers.vary, `${who} ${url}`).toBe('accept-encoding, cookie');
     }
-    // Only the anonymous pages went through the shared page cache (per URL and theme, not by Host).
+    // The shared page cache (per URL, theme and whether a session cookie came; not by Host): every
+    // anonymous page, and the shared pages for the customers too (one copy for both).
     const pageKeys = remember.mock.calls.map(([key]) => key).filter((key) => key.startsWith('page\u0000'));
-    expect(pageKeys.length).toBe(pages.length * 3);
-    expect(new Set(pageKeys)).toEqual(new Set(pages.map((url) => `page\u0000light\u0000${url}`)));
+    expect(pageKeys.length).toBe(pages.length * 3 + sharedPages.length * 3 * 2);
+    expect(new Set(pageKeys)).toEqual(new Set([
+      ...pages.map((url) => `page\u0000light\u0000none\u0000${url}`),
+      ...sharedPages.map((url) => `page\u0000light\u0000session\u0000${url}`),
+    ]));
     remember.mockRestore();
   });
 
-  it('an access cookie that is expired, forged or of an ended session gets the anonymous header, still private, and the page', async () => {
+  it('an access cookie that is expired, forged or of an ended session gets no one\'s header (waiting for the browser to ask), still private, and the page', async () => {
     const carol = await createUser(t, { name: 'Carol Expiredson' });
     await addToCart(t, carol, lamp.id, 2);
     const claims = JSON.parse(Buffer.from(carol.accessToken.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string; sid: string };
@@ -235,21 +249,27 @@ describe('server rendering of the storefront', () => {
         const res = await t.app.inject({ method: 'GET', url, headers: { ...html, cookie: `mode=light; ${ACCESS_COOKIE}=${token}` } });
         expect(res.statusCode, `${why} ${url}`).toBe(200);
         const root = rootOf(res.body);
-        expect(root, `${why} ${url}`).toContain('>Sign In</a>');
+        // Neither Sign In nor a name until the browser has asked who it is (it may renew the session).
+        expect(root, `${why} ${url}`).not.toContain('>Sign In</a>');
+        expect(root, `${why} ${url}`).toContain('data-testid="session-pending"');
         expect(res.body, `${why} ${url}`).not.toContain(name);
         expect(res.body, `${why} ${url}`).not.toContain('data-testid="cart-badge"');
-        // A request with a session cookie is never shared, whatever the cookie is worth.
-        expect(res.headers['cache-control'], `${why} ${url}`).toBe('private, no-cache');
+        // An answer to a request with a session cookie is kept by no cache outside, whatever the cookie is worth.
+        expect(res.headers['cache-control'], `${why} ${url}`).toBe('private, no-store');
         // The browser must ask who is signed in (it may renew the session): that read is preloaded,
         // and the page does not claim that nobody is.
         expect(res.body, `${why} ${url}`).toContain(SESSION_PRELOAD);
         expect(res.body, `${why} ${url}`).not.toContain(NO_SESSION);
       }
     }
-    // The same visitor with their valid cookie gets their header back, and the page holds who they
+    // A shared page is no one's: the browser asks who it is (preloaded).
+    const shared = await t.app.inject({ method: 'GET', url: '/', headers: { ...html, cookie: `mode=light; ${carol.cookie}` } });
+    expect(shared.body).not.toContain(carol.name);
+    expect(shared.body).toContain(SESSION_PRELOAD);
+    // The same visitor with their valid cookie gets their header back on a personal page, and the page holds who they
     // are: no preload of users/current, which the app would not ask for (a wasted request and a
     // "preloaded but not used" warning in the console).
-    for (const url of ['/', '/cart', '/shipping']) {
+    for (const url of ['/cart', '/shipping']) {
       const valid = await t.app.inject({ method: 'GET', url, headers: { ...html, cookie: `mode=light; ${carol.cookie}` } });
       expect(rootOf(valid.body), url).toContain(carol.name);
       expect(valid.body, url).not.toContain(SESSION_PRELOAD);

@@ -42,8 +42,10 @@ export interface PageRenderer {
   /**
    * `fresh`: the page's data is read past the catalogue micro-cache (the visitor asked for no-cache).
    * `url`: the page to render, when not request.url (lib/page-url.ts: without the parameters it does not read).
+   * `shared`: rendered for no one (a page the same for everyone, lib/page-url.ts isSharedPage): the
+   * visitor is not read, and the page says only whether the request carried a session cookie.
    */
-  render(request: FastifyRequest, fresh?: boolean, url?: string): Promise<RenderedPage>;
+  render(request: FastifyRequest, fresh?: boolean, url?: string, shared?: boolean): Promise<RenderedPage>;
 }
 
 /** Where the server-rendering bundle of a web build lives: beside it, `<distDir>-ssr/entry-server.js`. */
@@ -60,6 +62,11 @@ export function themeOf(request: FastifyRequest): ThemeMode {
  */
 export function isAnonymous(request: FastifyRequest): boolean {
   return Object.keys(request.cookies).every((name) => name === THEME_COOKIE);
+}
+
+/** Whether the request carries an access cookie (valid or not): someone may be signed in. */
+export function hasSessionCookie(request: FastifyRequest): boolean {
+  return Boolean(request.cookies[ACCESS_COOKIE]);
 }
 
 /**
@@ -116,11 +123,11 @@ export async function loadPageRenderer(app: FastifyInstance, distDir: string, ti
     return { user, cart: await readAs<Cart>(token, '/api/cart') };
   };
   return {
-    async render(request, fresh = false, url = request.url) {
+    async render(request, fresh = false, url = request.url, shared = false) {
       const mode = themeOf(request);
       // The deadline covers the data reads too (a stalled database), not only React's rendering.
       let forViewer = false;
-      const rendering = viewerOf(request).then((viewer) => {
+      const rendering = (shared ? Promise.resolve(null) : viewerOf(request)).then((viewer) => {
         forViewer = viewer !== null;
         return entry.render({ url, mode, fetch: fetcher(fresh), timeoutMs, viewer, sessionCookie: Boolean(request.cookies[ACCESS_COOKIE]) });
       });

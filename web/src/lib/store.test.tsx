@@ -191,6 +191,25 @@ describe('hydrating a server-rendered page', () => {
     expect(localStorage.getItem('cartItems')).toBeNull();
   });
 
+  it('a page rendered for no one with a session cookie waits for who it is: the stored user, else users/current (sessionPending)', () => {
+    const pending = serverInitialState('light', null, true);
+    expect(pending.sessionPending).toBe(true);
+    // A page rendered for its visitor knows them already.
+    expect(serverInitialState('light', { user: customer, cartItems: [] }, true).sessionPending).toBeUndefined();
+    // The browser stores the user: shown at once.
+    const withUser = storeReducer(pending, { type: 'RESTORE', payload: makeState({ userInfo: customer }) });
+    expect(withUser.userInfo).toEqual(customer);
+    expect(withUser.sessionPending).toBeUndefined();
+    // It stores nobody: still waiting, until the server answers (a user, or nobody).
+    const waiting = storeReducer(pending, { type: 'RESTORE', payload: makeState({ userInfo: null }) });
+    expect(waiting.sessionPending).toBe(true);
+    expect(storeReducer(waiting, { type: 'USER_SIGNIN', payload: customer }).sessionPending).toBeUndefined();
+    expect(storeReducer(waiting, { type: 'SESSION_SETTLED' }).sessionPending).toBeUndefined();
+    expect(storeReducer(waiting, { type: 'SET_LOGGED_OUT' }).sessionPending).toBeUndefined();
+    // Signed out here before: nothing to wait for (users/current is not asked).
+    expect(storeReducer(pending, { type: 'RESTORE', payload: makeState({ userInfo: null, isLoggedOut: true }) }).sessionPending).toBeUndefined();
+  });
+
   it('RESTORE applies only once, to the server-rendered state', () => {
     const restored = makeState({ userInfo: customer });
     expect(storeReducer(serverInitialState('dark'), { type: 'RESTORE', payload: restored })).toBe(restored);

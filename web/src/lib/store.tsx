@@ -64,6 +64,12 @@ export interface StoreState {
    * replaces it (RESTORE), keeping the server's user and cart when it had them.
    */
   pendingRestore?: true;
+  /**
+   * Set while nobody is known to be signed in but the page's request carried a session cookie (a page
+   * that is the same for everyone, rendered for no one): the header shows neither Sign In nor a name
+   * until the stored user or GET users/current says who it is (no flash of the wrong header).
+   */
+  sessionPending?: true;
 }
 
 export type StoreAction =
@@ -73,6 +79,8 @@ export type StoreAction =
   | { type: 'USER_SIGNOUT' }
   /** Marks the session as ended without touching a guest's data (a failed refresh with nobody signed in). */
   | { type: 'SET_LOGGED_OUT' }
+  /** The server answered who is signed in (nobody) or could not be asked: the header stops waiting. */
+  | { type: 'SESSION_SETTLED' }
   | { type: 'TOGGLE_MODE' }
   | { type: 'CART_ADD_ITEM'; payload: CartItem }
   | { type: 'CART_REMOVE_ITEM'; payload: { _id: string; variantId?: string | null } }
@@ -113,7 +121,7 @@ export interface ServerViewer {
  * The state a page is rendered with on the server, and hydrated with in the browser: the given theme,
  * and the visitor whose session the server checked with their cart, or nobody and an empty cart.
  */
-export function serverInitialState(mode: Mode, viewer: ServerViewer | null = null): StoreState {
+export function serverInitialState(mode: Mode, viewer: ServerViewer | null = null, sessionPending = false): StoreState {
   return {
     userInfo: viewer?.user ?? null,
     isLoggedOut: false,
@@ -121,7 +129,15 @@ export function serverInitialState(mode: Mode, viewer: ServerViewer | null = nul
     cart: { cartItems: viewer?.cartItems ?? [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
     message: null,
     pendingRestore: true,
+    ...(sessionPending && !viewer ? { sessionPending: true as const } : {}),
   };
+}
+
+/** The state without the wait for the session (someone is known, or known to be nobody). */
+function settled(state: StoreState): StoreState {
+  if (!state.sessionPending) return state;
+  const { sessionPending: _settled, ...rest } = state;
+  return rest;
 }
 
 /** The cookie the server reads to render the chosen theme (SSR); localStorage `mode` stays the client's own record. */
@@ -139,23 +155,28 @@ export function storeReducer(state: StoreState, action: StoreAction): StoreState
       if (!state.pendingRestore) return state;
       // The server saw a valid session: it knows best who is signed in and what is in their cart
       // (which this browser does not keep for a signed-in user).
-      return state.userInfo
-        ? { ...action.payload, userInfo: state.userInfo, isLoggedOut: false, cart: { ...action.payload.cart, cartItems: state.cart.cartItems } }
-        : action.payload;
+      if (state.userInfo) {
+        return { ...action.payload, userInfo: state.userInfo, isLoggedOut: false, cart: { ...action.payload.cart, cartItems: state.cart.cartItems } };
+      }
+      // A session cookie came with the page and this browser stores nobody (or signed out here): still
+      // waiting for users/current, unless it stores the user.
+      return state.sessionPending && !action.payload.userInfo && !action.payload.isLoggedOut ? { ...action.payload, sessionPending: true } : action.payload;
     case 'USER_SIGNIN':
-      return { ...state, userInfo: action.payload, isLoggedOut: false };
+      return settled({ ...state, userInfo: action.payload, isLoggedOut: false });
     case 'USER_UPDATE':
       return { ...state, userInfo: action.payload };
+    case 'SESSION_SETTLED':
+      return settled(state);
     case 'USER_SIGNOUT':
       return {
-        ...state,
+        ...settled(state),
         userInfo: null,
         isLoggedOut: true,
         cart: { cartItems: [], shippingAddress: null, paymentMethod: DEFAULT_PAYMENT_METHOD },
         message: null,
       };
     case 'SET_LOGGED_OUT':
-      return state.isLoggedOut ? state : { ...state, isLoggedOut: true };
+      return state.isLoggedOut ? settled(state) : settled({ ...state, isLoggedOut: true });
     case 'TOGGLE_MODE':
       return { ...state, mode: state.mode === 'dark' ? 'light' : 'dark' };
     case 'CART_ADD_ITEM': {

@@ -37,6 +37,15 @@ describe('Header', () => {
     expect(screen.getByRole('searchbox', { name: 'Search products' }).closest('#main-nav')).toBeNull();
   });
 
+  it('while a session cookie\'s user is not known yet (sessionPending), offers neither Sign In nor a name, keeping the place', () => {
+    mockApi({});
+    renderWithProviders(<Header />, { state: { ...makeState({ userInfo: null }), sessionPending: true } });
+    expect(screen.queryByRole('link', { name: 'Sign In' })).toBeNull();
+    expect(screen.queryByText(/Hello,/)).toBeNull();
+    expect(screen.getByTestId('session-pending')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByTestId('session-pending')).toHaveClass('invisible');
+  });
+
   it('shows brand, Sign In when signed out, and a cart badge with the sum of quantities', () => {
     mockApi({});
     renderWithProviders(<Header />, { state: makeState({ cart: { cartItems: [item('a', 2), item('b', 3)], shippingAddress: null, paymentMethod: 'PayPal' } }) });

@@ -68,6 +68,12 @@ export function Header() {
                   <UserMenu user={user} />
                   {user.isAdmin && <AdminMenu />}
                 </>
+              ) : state.sessionPending ? (
+                // A session cookie came with this page, rendered for no one: who it is comes in a
+                // moment (stored user or users/current). Its place is kept, with nothing to read yet.
+                <span className="nav-link invisible" aria-hidden="true" data-testid="session-pending">
+                  Sign In
+                </span>
               ) : (
                 <Link to={paths.signin} className="nav-link">
                   Sign In

@@ -12,7 +12,7 @@ import { ReviewList } from './ReviewList';
 /**
  * The reviews of a product page: the list, then the review form for a signed-in shopper who has not
  * reviewed it yet ('You reviewed this product' once they have), or a 'Sign In' link that comes back
- * to `productPath`. After a review the list scrolls into view; `onReviewed` refreshes what the page shows.
+ * to `productPath` (neither while a session cookie's user is not known yet). After a review the list scrolls into view; `onReviewed` refreshes what the page shows.
  */
 export function ProductReviewsSection({ product, productPath, onReviewed }: { product: Product; productPath: string; onReviewed?: () => void }) {
   const { state } = useStore();
@@ -35,7 +35,7 @@ export function ProductReviewsSection({ product, productPath, onReviewed }: { pr
           ) : myReview.isPending ? null : (
             <ReviewForm product={product} onSubmitted={onSubmitted} />
           )
-        ) : (
+        ) : state.sessionPending ? null : (
           <MessageBox>
             Please{' '}
             <Link className="alert-link" to={withRedirect(paths.signin, productPath)}>
