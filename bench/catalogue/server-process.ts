@@ -13,19 +13,19 @@ export class ServerProcess {
       if (msg.type === 'rss' && msg.id !== undefined) this.rssWaiters.get(msg.id)?.(msg.rss ?? 0);
     });
   }
-  static async start(options: { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[] }> {
+  static async start(options: { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string; sessions?: number }): Promise<{ server: ServerProcess; port: number; generateMs: number; slugs: string[]; accessTokens: string[] }> {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'server.ts')], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
     });
     const server = new ServerProcess(child);
-    const ready = await new Promise<{ port: number; generateMs: number; samples: { slugs: string[] } }>((resolve, reject) => {
+    const ready = await new Promise<{ port: number; generateMs: number; samples: { slugs: string[]; accessTokens?: string[] } }>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
       child.on('message', (msg: { type: string }) => {
         if (msg.type === 'ready') resolve(msg as never);
       });
     });
-    return { server, port: ready.port, generateMs: ready.generateMs, slugs: ready.samples.slugs };
+    return { server, port: ready.port, generateMs: ready.generateMs, slugs: ready.samples.slugs, accessTokens: ready.samples.accessTokens ?? [] };
   }
   rss(): Promise<number> {
     const id = this.nextId++;

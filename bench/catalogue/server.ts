@@ -19,9 +19,13 @@ import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { openDatabase, type Database } from '../../server/src/db/client.ts';
 import { migrate } from '../../server/src/db/migrate.ts';
+import { users } from '../../server/src/db/schema.ts';
+import { startSession } from '../../server/src/lib/auth.ts';
+import { newId } from '../../server/src/lib/ids.ts';
+import { createTokenSigner } from '../../server/src/lib/tokens.ts';
 import { generateProducts } from './generate.ts';
 
-interface Options { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string }
+interface Options { databaseUrl?: string; products: number; workers?: number; redisUrl?: string; webDist?: string; sessions?: number }
 
 const opts = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Options;
 const WORKERS = opts.workers ?? 1;
@@ -58,12 +62,21 @@ async function prepareCatalogue(database: Database) {
   await generateProducts(database, opts.products);
   const generateMs = Date.now() - started;
   const slugs = await database.query<{ slug: string }>(`SELECT slug FROM products ORDER BY id LIMIT 1000 OFFSET ${Math.floor(opts.products / 3)}`);
-  return { generateMs, slugs: slugs.map((s) => s.slug) };
+  // Signed-in shoppers (`sessions`): users with a live session each, created directly (the benchmark
+  // measures pages, not sign-in); their access tokens go to the parent.
+  const signer = createTokenSigner(config.jwtSecret, config.accessTokenTtlSeconds);
+  const accessTokens: string[] = [];
+  for (let i = 0; i < (opts.sessions ?? 0); i += 1) {
+    const id = newId();
+    await database.db.insert(users).values({ id, name: `Shopper ${i}`, email: `shopper${i}@bench.local`, passwordHash: 'not-used' });
+    accessTokens.push((await startSession(database.db, { signer, refreshTokenTtlDays: 1 }, id)).accessToken);
+  }
+  return { generateMs, slugs: slugs.map((s) => s.slug), accessTokens };
 }
 
 async function single() {
   const database = await open();
-  const { generateMs, slugs } = await prepareCatalogue(database);
+  const { generateMs, slugs, accessTokens } = await prepareCatalogue(database);
   const { app, port } = await startApp(database);
   process.on('message', (msg: { type: string; id?: number }) => {
     if (msg.type === 'rss') process.send?.({ type: 'rss', id: msg.id, rss: process.memoryUsage().rss });
@@ -71,13 +84,13 @@ async function single() {
   process.on('disconnect', () => {
     void app.close().then(() => database.close()).finally(() => process.exit(0));
   });
-  process.send?.({ type: 'ready', port, generateMs, samples: { slugs, kind: database.kind } });
+  process.send?.({ type: 'ready', port, generateMs, samples: { slugs, kind: database.kind, accessTokens } });
 }
 
 async function primary() {
   if (!opts.databaseUrl || !opts.redisUrl) throw new Error('--workers > 1 needs PostgreSQL and a Redis URL (BENCH_REDIS_URL), as WEB_CONCURRENCY does');
   const database = await open();
-  const { generateMs, slugs } = await prepareCatalogue(database);
+  const { generateMs, slugs, accessTokens } = await prepareCatalogue(database);
   await database.close();
   const workers: Worker[] = [];
   const ports = await Promise.all(Array.from({ length: WORKERS }, () => new Promise<number>((resolve, reject) => {
@@ -109,7 +122,7 @@ async function primary() {
     for (const w of workers) w.disconnect();
     void Promise.all(exited).finally(() => process.exit(0));
   });
-  process.send?.({ type: 'ready', port: ports[0], generateMs, samples: { slugs, kind: 'postgres' } });
+  process.send?.({ type: 'ready', port: ports[0], generateMs, samples: { slugs, kind: 'postgres', accessTokens } });
 }
 
 async function worker() {
