@@ -131,6 +131,15 @@ describe('OrderPage: the Refund dialog (administrators)', () => {
     expect(screen.getByRole('dialog', { name: 'Refund order #1001' })).toBeInTheDocument();
   });
 
+  it("opens the dialog when the admin list's Refund links here (?refund=1), and closing it drops the parameter", async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makePaidOrder() }) });
+    renderWithProviders(<OrderPage />, { ...asAdmin, route: `/order/${id}?refund=1` });
+    const dialog = await dialogNamed('Refund order #1001');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('location')).toHaveTextContent(new RegExp(`^/order/${id}$`));
+  });
+
   it('offers no Refund on an order refunded in full, nor to a customer', async () => {
     mockApi({ [`GET orders/${id}`]: () => ({ body: makePaidOrder({ status: 'refunded', refundedAmount: 43 }) }) });
     const first = renderWithProviders(<OrderPage />, asAdmin);

@@ -6,7 +6,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
 import { useStore } from '../../../lib/store';
@@ -29,6 +29,7 @@ import { OrderRefunds } from '../components/OrderRefunds';
 import { OrderStatusBadge } from '../components/OrderStatusBadge';
 import { OrderTimeline } from '../components/OrderTimeline';
 import { RefundDialog } from '../components/RefundDialog';
+import { REFUND_PARAM } from '../lib/order-links';
 
 export default function OrderPage() {
   const { id = '' } = useParams();
@@ -39,7 +40,13 @@ export default function OrderPage() {
   const deliver = useDeliverOrder();
   const undeliver = useUndeliverOrder();
   const [isPayOpen, setIsPayOpen] = useState(false);
-  const [openDialog, setOpenDialog] = useState<'refund' | 'cancel' | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The admin list's Refund links here with ?refund=1: the dialog opens (once the order is known to be refundable).
+  const [openDialog, setOpenDialog] = useState<'refund' | 'cancel' | null>(searchParams.get(REFUND_PARAM) === '1' ? 'refund' : null);
+  const closeDialog = () => {
+    setOpenDialog(null);
+    if (searchParams.has(REFUND_PARAM)) setSearchParams((p) => { p.delete(REFUND_PARAM); return p; }, { replace: true });
+  };
   const reorder = useReorder();
   const navigate = useNavigate();
 
@@ -175,7 +182,7 @@ export default function OrderPage() {
                 </Button>
               </ListGroup.Item>
             )}
-            {isAdmin && o.isPaid && !o.isDelivered && !isCancelled && (
+            {isAdmin && o.isPaid && !o.isDelivered && !isCancelled && o.status !== 'refunded' && (
               <ListGroup.Item className="d-grid">
                 <Button variant="primary" onClick={() => setConfirmDeliver(true)} disabled={isBusy}>
                   Deliver Order
@@ -210,8 +217,8 @@ export default function OrderPage() {
         onConfirm={onDeliver} onCancel={() => setConfirmDeliver(false)}>
         Mark order {formatOrderNumber(o.number)} as delivered? The customer sees it as delivered on their order page.
       </ConfirmDialog>
-      {openDialog === 'refund' && canRefund && <RefundDialog order={o} onClose={() => setOpenDialog(null)} />}
-      {openDialog === 'cancel' && canCancel && <CancelOrderDialog order={o} isAdmin={isAdmin} onClose={() => setOpenDialog(null)} />}
+      {openDialog === 'refund' && canRefund && <RefundDialog order={o} onClose={closeDialog} />}
+      {openDialog === 'cancel' && canCancel && <CancelOrderDialog order={o} isAdmin={isAdmin} onClose={closeDialog} />}
     </div>
   );
 }
