@@ -98,7 +98,8 @@ for (const screen of [{ label: 'desktop', width: 1280, height: 800 }, { label: '
 
     await test.step('the customer sees the refund and the timeline on their order page, without the internal note', async () => {
       await signIn(customerPage, customer.email, customer.password, '/orderhistory');
-      const row = customerPage.getByTestId('order-row').filter({ has: customerPage.getByRole('cell', { name, exact: true }) });
+      // (At 390 px each cell's name starts with its column's label: the row is found by its Details button.)
+      const row = customerPage.getByTestId('order-row').filter({ has: customerPage.getByRole('button', { name: `Details of order ${name}`, exact: true }) });
       await expect(row.getByTestId('order-status')).toHaveText('Partially refunded');
       await row.getByRole('button', { name: `Details of order ${name}` }).click();
       await expect(customerPage).toHaveURL(new RegExp(`/order/${order._id}$`));
