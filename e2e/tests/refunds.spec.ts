@@ -1,4 +1,5 @@
-import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
 import { uploadPng } from './catalogue-data';
 import { createAccountViaApi, DEMO_ADMIN, expect, signIn, test, uniqueEmail } from './fixtures';
@@ -28,6 +29,12 @@ async function createProduct(admin: APIRequestContext, name: string, price: numb
   });
   expect(res.status(), await res.text()).toBe(200);
   return product._id;
+}
+
+/** Serious or critical axe findings inside the open dialog (it is rendered outside main). */
+async function dialogAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('.modal').withTags(['wcag2a', 'wcag2aa']).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const stockOf = async (api: APIRequestContext, id: string) => ((await (await api.get(`/api/products/${id}`)).json()) as { countInStock: number }).countInStock;
@@ -75,6 +82,7 @@ for (const screen of [{ label: 'desktop', width: 1280, height: 800 }, { label: '
       await expect(dialog.getByRole('checkbox', { name: `Restock ${mugName}` })).toBeChecked();
       await dialog.getByLabel(`Units of ${mugName} to refund (0 to 2)`).fill('1');
       await expect(dialog.getByTestId('refund-total')).toHaveText('$9.00');
+      expect(await dialogAxeViolations(page)).toEqual([]);
       await dialog.getByLabel('Reason (the customer reads it)').fill('One mug arrived chipped');
       await dialog.getByRole('button', { name: 'Refund $9.00' }).click();
       await expect(page.getByText(`Refund recorded: $9.00 for order ${name}`)).toBeVisible();
