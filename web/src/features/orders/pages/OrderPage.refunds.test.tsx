@@ -34,12 +34,16 @@ beforeEach(() => {
 
 describe('OrderPage: the order number and status', () => {
   it('names the order by its number and shows its status', async () => {
-    mockApi({ [`GET orders/${id}`]: () => ({ body: makePaidOrder({ number: 1042, status: 'partially_refunded', refundedAmount: 9 }) }) });
+    const paid = makePaidOrder();
+    const lines = paid.orderItems.map((i) => (i._id === MUG_LINE ? { ...i, refundedQuantity: 1 } : i));
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makePaidOrder({ number: 1042, status: 'partially_refunded', refundedAmount: 9, orderItems: lines }) }) });
     renderWithProviders(<OrderPage />, asCustomer);
     expect(await screen.findByRole('heading', { level: 1, name: 'Order #1042' })).toBeInTheDocument();
     expect(screen.getByTestId('order-status')).toHaveTextContent('Partially refunded');
     expect(screen.getByTestId('refunded-amount')).toHaveTextContent('−$9.00');
     expect(document.title).toBe('Order #1042');
+    // The line says what of it was refunded.
+    expect(screen.getAllByTestId('line-refunded').map((el) => el.textContent)).toEqual(['1 refunded']);
   });
 });
 
