@@ -13,7 +13,7 @@ import { useCancelOrder } from '../api/cancel-order';
 /** Whether an administrator may cancel the order: not delivered, not cancelled, not expired. */
 export const canAdminCancel = (o: Order) => !o.cancelledAt && !o.isDelivered && !o.isExpired;
 /** Whether its customer may cancel it: their own unpaid order, not expired or cancelled. */
-export const canCustomerCancel = (o: Order) => o.status === 'unpaid';
+export const canCustomerCancel = (o: Order) => o.status === 'unpaid' && !o.isPaid && !o.isExpired && !o.cancelledAt;
 
 /**
  * The Cancel order confirmation (mounted for each opening). Unpaid: the stock goes back on sale.

@@ -217,8 +217,15 @@ describe('OrderPage: Cancel order', () => {
     first.unmount();
 
     mockApi({ [`GET orders/${id}`]: () => ({ body: makePaidOrder() }) });
-    renderWithProviders(<OrderPage />, asCustomer);
+    const second = renderWithProviders(<OrderPage />, asCustomer);
     expect(await screen.findByRole('heading', { name: 'Order #1001' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+    second.unmount();
+
+    // Nor an expired one: there is nothing left to cancel.
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder({ isExpired: true, status: 'expired' }) }) });
+    renderWithProviders(<OrderPage />, asCustomer);
+    expect(await screen.findByTestId('order-expired')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
   });
 });
