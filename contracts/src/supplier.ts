@@ -196,6 +196,8 @@ export type CjPublicProduct = z.infer<typeof cjPublicProductSchema>;
 
 export const supplierOrderSchema = z.object({
   orderId: idSchema,
+  /** Our order's number (#1003), in the admin list; CJ knows the order by its id (`orderId`). */
+  orderNumber: z.number().int().nullable().optional(),
   status: z.enum(SUPPLIER_ORDER_STATUSES),
   source: supplierSourceSchema,
   /** CJ's order id once sent. */

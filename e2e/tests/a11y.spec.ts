@@ -252,7 +252,7 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
     const address = { fullName: 'Axe Customer', address: '1 Main Street', city: 'Springfield', postalCode: '10001', country: 'USA' };
     const placed = await page.request.post('/api/orders', { data: { shippingAddress: address, paymentMethod: 'PayPal' } });
     expect(placed.status()).toBe(201);
-    const order = (await placed.json()) as { _id: string };
+    const order = (await placed.json()) as { _id: string; number: number };
     // A cart with an item and a saved address for the checkout steps.
     expect((await page.request.post('/api/cart/items', { data: { productId: product._id, quantity: 1 } })).status()).toBe(200);
     expect((await page.request.post('/api/addresses', { data: address })).status()).toBe(201);
@@ -262,8 +262,8 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       { name: 'shipping', url: '/shipping', ready: h1(/Shipping/i) },
       { name: 'payment', url: (p) => p.getByRole('button', { name: 'Continue' }).click(), ready: h1(/Payment/i) },
       { name: 'placeorder', url: (p) => p.getByRole('button', { name: 'Continue' }).click(), ready: h1(/Preview Order|Place Order/i) },
-      { name: 'order', url: `/order/${order._id}`, ready: h1(new RegExp(order._id)) },
-      { name: 'order history', url: '/orderhistory', ready: (p) => p.getByText(order._id.slice(-6)) },
+      { name: 'order', url: `/order/${order._id}`, ready: h1(new RegExp(`#${order.number}$`)) },
+      { name: 'order history', url: '/orderhistory', ready: (p) => p.getByRole('button', { name: `Details of order #${order.number}`, exact: true }) },
       { name: 'profile', url: '/profile', ready: h1(/Profile/i) },
       // A customer opening the back office: the sign-in page says an administrator account is needed.
       { name: 'signin (administrator needed)', url: '/admin/dashboard', ready: (p) => p.getByRole('button', { name: 'Sign In' }) },

@@ -63,10 +63,11 @@ test('the dashboard shows cards and both charts on the demo data, changes range,
   await signIn(page, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/dashboard');
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   const cards = page.getByTestId('summary-card');
-  await expect(cards).toHaveCount(4);
+  await expect(cards).toHaveCount(5);
   await expect(cards.nth(0)).toContainText('Users');
   await expect(cards.nth(2)).toContainText('Sales');
-  await expect(cards.nth(3)).toContainText('Average order value');
+  await expect(cards.nth(3)).toContainText('Refunds');
+  await expect(cards.nth(4)).toContainText('Average order value');
   await expect(page.getByTestId('sales-chart').locator('svg.recharts-surface').first()).toBeVisible();
   await expect(page.getByTestId('category-chart').locator('svg.recharts-surface').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Recent Orders' })).toBeVisible();
@@ -104,7 +105,7 @@ test('the dashboard shows cards and both charts on the demo data, changes range,
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/admin/dashboard');
-  await expect(page.getByTestId('summary-card')).toHaveCount(4);
+  await expect(page.getByTestId('summary-card')).toHaveCount(5);
   await expect(page.getByTestId('lead-row').first()).toBeVisible();
   await expectNoHorizontalOverflow(page);
   await page.goto('/admin/orders');

@@ -106,6 +106,9 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
   });
 
   let orderId = '';
+  let orderName = '';
+  /** The row of the order named `name` (#1003) in an order table: its first cell says exactly that. */
+  const rowOf = (p: Page, name: string) => p.getByTestId('order-row').filter({ has: p.getByRole('cell', { name, exact: true }) });
   await test.step('adds an address, chooses PayPal and places the order', async () => {
     await expect(page.getByRole('navigation', { name: 'Checkout steps' })).toContainText('Sign-InShippingPaymentPlace Order');
     const form = page.getByRole('region', { name: 'Add a new address' });
@@ -129,7 +132,8 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
 
     await expect(page).toHaveURL(/\/order\/[0-9a-f]{24}$/);
     orderId = page.url().split('/').pop() ?? '';
-    await expect(page.getByRole('heading', { name: `Order ${orderId}` })).toBeVisible();
+    orderName = `#${((await (await customerApi.get(`/api/orders/${orderId}`)).json()) as { number: number }).number}`;
+    await expect(page.getByRole('heading', { name: `Order ${orderName}` })).toBeVisible();
     await expect(page.getByText('Not Paid', { exact: true })).toBeVisible();
     await expect(page.getByText('Not Delivered', { exact: true })).toBeVisible();
   });
@@ -148,8 +152,8 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
 
   await test.step('sees the order in the history', async () => {
     await page.goto('/orderhistory');
-    const row = page.getByTestId('order-row').filter({ hasText: orderId });
-    await expect(row.getByRole('cell')).toHaveText([orderId, today(), '$91.50', today(), 'No', 'Details']);
+    const row = rowOf(page, orderName);
+    await expect(row.getByRole('cell')).toHaveText([orderName, today(), '$91.50', today(), 'No', 'Paid', 'Details']);
     await row.getByRole('button', { name: /^Details/ }).click();
     await expect(page).toHaveURL(new RegExp(`/order/${orderId}$`));
   });
@@ -159,7 +163,7 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
   expect((await customerApi.post('/api/cart/items', { data: { productId: mug._id, quantity: 1 } })).status()).toBe(200);
   const other = await customerApi.post('/api/orders', { data: { addressId: addresses[0]?._id, paymentMethod: 'PayPal' } });
   expect(other.status(), await other.text()).toBe(201);
-  const otherId = ((await other.json()) as { _id: string })._id;
+  const otherName = `#${((await other.json()) as { number: number }).number}`;
 
   const adminContext = await browser.newContext();
   await adminContext.addInitScript(() => localStorage.setItem('cookieConsent', 'true'));
@@ -168,7 +172,7 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
   await test.step('an admin delivers the order and marks it not delivered', async () => {
     await signIn(adminPage, DEMO_ADMIN.email, DEMO_ADMIN.password, '/admin/orders');
     await expect(adminPage).toHaveURL(/\/admin\/orders$/);
-    const row = adminPage.getByTestId('order-row').filter({ hasText: orderId });
+    const row = rowOf(adminPage, orderName);
     await expect(row.getByRole('cell').nth(1)).toHaveText(customer.name);
     await row.getByRole('link', { name: /^Details/ }).click();
     await expect(adminPage).toHaveURL(new RegExp(`/order/${orderId}$`));
@@ -188,12 +192,14 @@ test('a guest fills a cart, signs in (merged), adds an address, pays with the de
 
   await test.step('an admin deletes another order', async () => {
     await adminPage.goto('/admin/orders');
-    await adminPage.getByRole('button', { name: `Delete order ${otherId}` }).click();
+    // A paid order is refunded or cancelled, never deleted: its row offers no Delete.
+    await expect(adminPage.getByRole('button', { name: `Delete order ${orderName}` })).toHaveCount(0);
+    await adminPage.getByRole('button', { name: `Delete order ${otherName}` }).click();
     const dialog = adminPage.getByRole('dialog', { name: 'Delete Order' });
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect(adminPage.getByText('Order deleted successfully')).toBeVisible();
-    await expect(adminPage.getByTestId('order-row').filter({ hasText: otherId })).toHaveCount(0);
-    await expect(adminPage.getByTestId('order-row').filter({ hasText: orderId })).toHaveCount(1);
+    await expect(rowOf(adminPage, otherName)).toHaveCount(0);
+    await expect(rowOf(adminPage, orderName)).toHaveCount(1);
   });
 
   await adminContext.close();

@@ -50,6 +50,8 @@ export interface RequestOptions {
   body?: unknown;
   params?: Record<string, string | number | boolean | undefined | null>;
   signal?: AbortSignal;
+  /** Extra request headers (an `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, params?: RequestOptions['params']): string {
@@ -81,7 +83,7 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   return fetcher(buildUrl(path, opts.params), {
     method: opts.method ?? 'GET',
     credentials: 'include',
-    headers: opts.body !== undefined && !isForm ? { 'content-type': 'application/json' } : undefined,
+    headers: opts.body !== undefined && !isForm ? { 'content-type': 'application/json', ...opts.headers } : opts.headers,
     body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
     signal: opts.signal,
   });
@@ -133,7 +135,7 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
 
 export const api = {
   get: <T>(path: string, params?: RequestOptions['params'], signal?: AbortSignal) => apiRequest<T>(path, { params, signal }),
-  post: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'POST', body }),
+  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) => apiRequest<T>(path, { method: 'POST', body, headers }),
   put: <T>(path: string, body?: unknown) => apiRequest<T>(path, { method: 'PUT', body }),
   delete: <T>(path: string) => apiRequest<T>(path, { method: 'DELETE' }),
 };

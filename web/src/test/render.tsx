@@ -31,13 +31,15 @@ type Handler = (body: unknown, url: URL) => Reply | Promise<Reply>;
  * Returns the recorded calls.
  */
 export function mockApi(handlers: Record<string, Handler>) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
+  /** `headers`: only on calls that sent headers beyond content-type (an Idempotency-Key), lower-cased. */
+  const calls: { method: string; path: string; body: unknown; headers?: Record<string, string> }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const path = url.pathname.replace(/^\/api\//, '');
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, body });
+    const headers = Object.fromEntries([...new Headers(init?.headers).entries()].filter(([name]) => name !== 'content-type'));
+    calls.push({ method, path, body, ...(Object.keys(headers).length ? { headers } : {}) });
     const handler = handlers[`${method} ${path}`];
     const reply = handler ? await handler(body, url) : { status: 500, body: { message: 'Unexpected call' } };
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {

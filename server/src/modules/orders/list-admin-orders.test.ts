@@ -60,6 +60,17 @@ describe('GET /api/orders (admin list)', () => {
     expect((await list(`?search=100%25`)).countOrders).toBe(0);
   });
 
+  it('searches by order number, with or without #', async () => {
+    const [paid] = (await list(`?search=${ids.paid}`)).orders;
+    const number = paid!.number;
+    expect(number).toBeGreaterThanOrEqual(1001);
+    expect((await list(`?search=%23${number}`)).orders.map((o) => o._id)).toEqual([ids.paid]);
+    expect((await list(`?search=${number}`)).orders.map((o) => o._id)).toEqual([ids.paid]);
+    expect((await list(`?search=%23%20${number}&status=paid`)).orders.map((o) => o._id)).toEqual([ids.paid]);
+    expect((await list(`?search=%23${number}&status=unpaid`)).countOrders).toBe(0);
+    expect((await list('?search=%23999999999')).countOrders).toBe(0);
+  });
+
   it('answers 401/403 and rejects a bad filter with 400', async () => {
     expect((await call(t, null, 'GET', '/api/orders')).status).toBe(401);
     expect((await call(t, zoe, 'GET', '/api/orders')).status).toBe(403);

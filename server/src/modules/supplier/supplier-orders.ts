@@ -1,7 +1,7 @@
 import {
   CJ_MESSAGES, CJ_PAGE_SIZE, type SupplierOrder, type SupplierOrderListResponse, type SupplierOrderStatus, type SupplierSource,
 } from '@shop/contracts';
-import { and, asc, count, desc, eq, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/client.ts';
@@ -153,8 +153,13 @@ export async function listSupplierOrders(
   const rows = await db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(CJ_PAGE_SIZE).offset((q.page - 1) * CJ_PAGE_SIZE);
   const n = Number(total?.n ?? 0);
+  // Our orders' numbers, read by primary key for this page (the job's key is the order id).
+  const orderIds = rows.map((r) => r.dedupeKey).filter(isId);
+  const numbers = new Map(orderIds.length
+    ? (await db.select({ id: orders.id, number: orders.number }).from(orders).where(inArray(orders.id, orderIds))).map((o) => [o.id, o.number])
+    : []);
   return {
-    data: { content: rows.map((r) => presentSupplierOrder(r, source)), pageNum: q.page, pageSize: CJ_PAGE_SIZE, total: n, totalPages: Math.ceil(n / CJ_PAGE_SIZE) },
+    data: { content: rows.map((r) => ({ ...presentSupplierOrder(r, source), orderNumber: numbers.get(r.dedupeKey) ?? null })), pageNum: q.page, pageSize: CJ_PAGE_SIZE, total: n, totalPages: Math.ceil(n / CJ_PAGE_SIZE) },
     source,
   };
 }

@@ -396,6 +396,8 @@ describe(`supplier catalogue with a CJ account (local CJ server), on ${TEST_DB}`
 
     const list = await call<SupplierOrderListResponse>(t, admin, 'GET', '/api/cj/orders?status=failed');
     expect(list.body.data.content.map((o) => o.orderId)).toContain(order._id);
+    // The list names our order by its number too.
+    expect(list.body.data.content.find((o) => o.orderId === order._id)?.orderNumber).toBe(order.number);
     expect(await call(t, customer, 'POST', `/api/cj/orders/${order._id}/retry`)).toEqual({ status: 403, body: FORBIDDEN });
     const retried = await call<{ message: string; supplierOrder: SupplierOrder }>(t, admin, 'POST', `/api/cj/orders/${order._id}/retry`);
     expect(retried.status).toBe(200);

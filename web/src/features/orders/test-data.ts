@@ -27,3 +27,30 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     ...overrides,
   };
 }
+
+export const MUG_LINE = '111111111111111111111111';
+export const TEE_LINE = '222222222222222222222222';
+
+/**
+ * A paid demo order of two lines: 2 × Blue Mug at $9 (not shipped) and 1 × Red Tee at $20 (a supplier
+ * line already shipped), $5 shipping: $43 paid.
+ */
+export function makePaidOrder(overrides: Partial<Order> = {}): Order {
+  return makeOrder({
+    orderItems: [
+      { _id: MUG_LINE, name: 'Blue Mug', slug: 'blue-mug', image: '/m.jpg', price: 9, quantity: 2, product: MUG_LINE, refundedQuantity: 0, shipped: false },
+      { _id: TEE_LINE, name: 'Red Tee', slug: 'red-tee', image: '/t.jpg', price: 20, quantity: 1, product: TEE_LINE, variantId: '333333333333333333333333', variantName: 'M', refundedQuantity: 0, shipped: true },
+    ],
+    itemsPrice: 38,
+    shippingPrice: 5,
+    totalPrice: 43,
+    isPaid: true,
+    paidAt: '2025-03-09T18:50:00.000Z',
+    paymentResult: { provider: 'demo', id: 'demo-1', status: 'COMPLETED', emailAddress: null, updateTime: '2025-03-09T18:50:00.000Z' },
+    expiresAt: null,
+    status: 'paid',
+    refunds: [],
+    events: [],
+    ...overrides,
+  });
+}

@@ -48,8 +48,10 @@ export function SupplierOrdersTable() {
             <AdminTable columns={['Order', 'Date', 'Items', 'Status', 'Details', 'Actions']} className="">
               {orders.data!.data.content.map((o) => (
                 <tr key={o.orderId} data-testid="supplier-order-row">
-                  <td className="font-monospace small">
-                    <Link to={paths.admin.order(o.orderId)}>{o.orderId}</Link>
+                  <td className="small">
+                    {/* Our number names the order; CJ knows it by its id, shown under it. */}
+                    <Link to={paths.admin.order(o.orderId)}>{o.orderNumber ? `#${o.orderNumber}` : o.orderId}</Link>
+                    {o.orderNumber ? <span className="d-block font-monospace text-body-secondary shop-break">{o.orderId}</span> : null}
                   </td>
                   <td className="small">{formatDateTime(o.createdAt)}</td>
                   <td className="small">{o.lines.map((l) => `${l.quantity} x ${l.name}`).join(', ')}</td>

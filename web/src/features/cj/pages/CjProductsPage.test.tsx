@@ -148,7 +148,7 @@ describe('CjProductsPage', () => {
 
   it('lists supplier orders with their state and retries a failed one', async () => {
     const failed = makeSupplierOrder({ status: 'failed', lastError: 'CJ refused the request (code 1605000): Logistic not found', attempts: 1 });
-    const sent = makeSupplierOrder({ orderId: 'f'.repeat(24), status: 'sent', cjOrderId: 'CJ2400000001', sentAt: '2025-01-02T11:00:00.000Z' });
+    const sent = makeSupplierOrder({ orderId: 'f'.repeat(24), orderNumber: 1042, status: 'sent', cjOrderId: 'CJ2400000001', sentAt: '2025-01-02T11:00:00.000Z' });
     const api = mockApi({
       'GET cj/status': () => ({ body: status }),
       'GET cj/categories': () => ({ body: categories }),
@@ -159,6 +159,10 @@ describe('CjProductsPage', () => {
     const rows = await screen.findAllByTestId('supplier-order-row');
     expect(rows[0]).toHaveTextContent('Failed: CJ refused the request (code 1605000): Logistic not found');
     expect(rows[1]).toHaveTextContent('Sent to CJ: CJ order CJ2400000001');
+    // Our number names the order, its id (CJ's reference) under it; without a number, the id alone.
+    expect(within(rows[1]!).getByRole('link', { name: '#1042' })).toHaveAttribute('href', `/admin/order/${'f'.repeat(24)}`);
+    expect(rows[1]).toHaveTextContent('f'.repeat(24));
+    expect(within(rows[0]!).getByRole('link', { name: failed.orderId })).toBeInTheDocument();
     expect(within(rows[1]!).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Supplier order queued to be sent again'));

@@ -7,7 +7,7 @@ import { sliceColor } from '../lib/chart-colors';
  * technology; the labelled wrapper (role img) describes it. */
 export function SalesTrendChart({ data }: { data: OrderSummary['dailyOrders'] }) {
   return (
-    <div data-testid="sales-chart" role="img" aria-label={`Sales per day, ${data.length} days`} style={{ width: '100%', height: 280 }}>
+    <div data-testid="sales-chart" role="img" aria-label={`Sales per day, net of refunds, and refunds per day, ${data.length} days; refunds in total ${formatMoney(data.reduce((n, d) => n + d.refunds, 0))}`} style={{ width: '100%', height: 280 }}>
       <div aria-hidden="true" style={{ width: '100%', height: '100%' }}>
       <ResponsiveContainer>
         <AreaChart data={data} margin={{ top: 10, right: 10, left: 0, bottom: 0 }}>
@@ -15,7 +15,9 @@ export function SalesTrendChart({ data }: { data: OrderSummary['dailyOrders'] })
           <XAxis dataKey="_id" tick={{ fontSize: 12, fill: 'var(--bs-body-color)' }} minTickGap={16} />
           <YAxis tick={{ fontSize: 12, fill: 'var(--bs-body-color)' }} width={60} />
           <Tooltip formatter={(v: number) => formatMoney(v)} contentStyle={{ background: 'var(--bs-body-bg)', color: 'var(--bs-body-color)' }} />
-          <Area type="monotone" dataKey="sales" name="Sales" stroke="#0d6efd" fill="#0d6efd" fillOpacity={0.25} isAnimationActive={false} />
+          <Legend />
+          <Area type="monotone" dataKey="sales" name="Sales (net)" stroke="#0d6efd" fill="#0d6efd" fillOpacity={0.25} isAnimationActive={false} />
+          <Area type="monotone" dataKey="refunds" name="Refunds" stroke="#dc3545" fill="#dc3545" fillOpacity={0.15} isAnimationActive={false} />
         </AreaChart>
       </ResponsiveContainer>
       </div>

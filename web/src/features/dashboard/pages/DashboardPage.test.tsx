@@ -1,4 +1,4 @@
-import type { Lead, LeadListResponse, OrderSummary } from '@shop/contracts';
+import type { AdminOrder, Lead, LeadListResponse, OrderSummary } from '@shop/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'react-toastify';
@@ -42,13 +42,21 @@ const leadList = (leads: Lead[]): LeadListResponse => ({
 
 const emptyOrders = { orders: [], page: 1, pages: 1, countOrders: 0 };
 
+const recentOrder: AdminOrder = {
+  _id: 'cccccccccccccccccccccccc', number: 1042, orderItems: [], paymentMethod: 'PayPal', itemsPrice: 18, shippingPrice: 0, taxPrice: 0, totalPrice: 18,
+  shippingAddress: { fullName: 'Jane', address: '1 Main St', city: 'Springfield', postalCode: '1', country: 'USA' }, currency: 'USD',
+  isPaid: true, paidAt: '2026-03-02T10:00:00.000Z', paymentResult: null, isDelivered: false, deliveredAt: null, createdAt: '2026-03-02T09:00:00.000Z',
+  user: { _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Jane' }, userEmail: 'jane@example.com', expiresAt: null, isExpired: false,
+  status: 'partially_refunded', refundedAmount: 9, cancelledAt: null,
+};
+
 beforeEach(() => {
   vi.clearAllMocks();
   vi.unstubAllGlobals();
 });
 
 describe('DashboardPage', () => {
-  it('shows the four cards with the change against the previous period, and both charts', async () => {
+  it('shows the five cards with the change against the previous period, and both charts', async () => {
     mockApi({ 'GET orders/summary': () => ({ body: summary() }), 'GET orders': () => ({ body: emptyOrders }), 'GET chat/leads': () => ({ body: leadList([lead()]) }) });
     renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
     const cards = await screen.findAllByTestId('summary-card');
@@ -56,6 +64,7 @@ describe('DashboardPage', () => {
       'Users122 new this period, 1 in the previous',
       'Orders30% vs previous period',
       'Sales$300.00+100% vs previous period',
+      'Refunds$0.00same as previous period',
       'Average order value$100.00+100% vs previous period',
     ]);
     expect(await screen.findByTestId('sales-chart')).toBeInTheDocument();
@@ -84,8 +93,31 @@ describe('DashboardPage', () => {
       'Users22 new this period, 0 in the previous',
       'Orders4+100% vs previous period',
       'Sales$4,750.18+375% vs previous period',
+      'Refunds$0.00same as previous period',
       'Average order value$1,187.55+138% vs previous period',
     ]);
+  });
+
+  it('shows the refunds given beside the net sales, in the chart too, and names recent orders by number with their status', async () => {
+    // Paid 320.00, refunded 20.00 of it: net 300.00 over 3 orders. Refunds before: 40.00, so −50% (good news, in green).
+    mockApi({
+      'GET orders/summary': () => ({ body: summary({
+        orders: [{ totalSales: 300, numOrders: 3, grossSales: 320, totalRefunds: 20 }],
+        dailyOrders: [{ _id: '2026-03-01', sales: 100, orders: 1, refunds: 0 }, { _id: '2026-03-02', sales: 180, orders: 2, refunds: 20 }],
+        previous: { from: '2026-01-30', to: '2026-02-28', totalSales: 150, numOrders: 3, numUsers: 10, newUsers: 1, totalRefunds: 40 },
+      }) }),
+      'GET orders': () => ({ body: { orders: [recentOrder], page: 1, pages: 1, countOrders: 1 } }),
+      'GET chat/leads': () => ({ body: leadList([]) }),
+    });
+    renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
+    const cards = await screen.findAllByTestId('summary-card');
+    expect(cards[2]).toHaveTextContent('Sales$300.00$320.00 paid, net of refunds+100% vs previous period');
+    expect(cards[3]).toHaveTextContent(/^Refunds\$20\.00−50% vs previous period$/);
+    expect(within(cards[3]!).getByText('−50% vs previous period')).toHaveClass('text-success');
+    expect(await screen.findByTestId('sales-chart')).toHaveAttribute('aria-label', 'Sales per day, net of refunds, and refunds per day, 2 days; refunds in total $20.00');
+    const [row] = await screen.findAllByTestId('recent-order');
+    expect(within(row!).getByRole('link', { name: 'Order #1042' })).toHaveAttribute('href', '/order/cccccccccccccccccccccccc');
+    expect(within(row!).getByTestId('order-status')).toHaveTextContent('Partially refunded');
   });
 
   it("shows 'No Sale' and 'No Category' when there is nothing to chart, and changes the range", async () => {

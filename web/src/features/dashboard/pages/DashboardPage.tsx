@@ -1,4 +1,4 @@
-import { DASHBOARD_RANGES, type OrderSummary } from '@shop/contracts';
+import { DASHBOARD_RANGES, formatOrderNumber, type OrderSummary } from '@shop/contracts';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
@@ -12,6 +12,7 @@ import { formatCount, formatMoney, formatShortDate } from '../../../lib/format';
 import { useRecentOrders } from '../api/get-recent-orders';
 import { rangeOfDays, useSummary } from '../api/get-summary';
 import { LeadsPanel } from '../components/LeadsPanel';
+import { OrderStatusBadge } from '../../orders';
 
 // recharts is big: it loads with the charts, after the cards, and never with the storefront.
 const SalesTrendChart = lazy(() => import('../components/SalesCharts').then((m) => ({ default: m.SalesTrendChart })));
@@ -32,15 +33,21 @@ export function changeText(current: number, previous: number): string {
   return `${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct)}% vs previous period`;
 }
 
-function Card({ title, value, current, previous, note }: { title: string; value: string; current: number; previous: number; note?: string }) {
+/** A summary card: the figure and its change; `lowerIsBetter` (refunds) colours a rise as bad news; `detail` a line under it. */
+function Card({ title, value, current, previous, note, detail, lowerIsBetter = false }: {
+  title: string; value: string; current: number; previous: number; note?: string; detail?: string; lowerIsBetter?: boolean;
+}) {
   const change = note ?? changeText(current, previous);
-  const tone = current > previous ? 'text-success' : current < previous ? 'text-danger' : 'text-body-secondary';
+  const better = lowerIsBetter ? current < previous : current > previous;
+  const worse = lowerIsBetter ? current > previous : current < previous;
+  const tone = better ? 'text-success' : worse ? 'text-danger' : 'text-body-secondary';
   return (
-    <div className="col-6 col-lg-3">
+    <div className="col-6 col-lg">
       <div className="card h-100" data-testid="summary-card">
         <div className="card-body">
           <h2 className="h6 card-title text-body-secondary mb-1">{title}</h2>
           <div className="fs-4 fw-bold">{value}</div>
+          {detail && <div className="small text-body-secondary">{detail}</div>}
           <div className={`small ${tone}`}>{change}</div>
         </div>
       </div>
@@ -49,7 +56,7 @@ function Card({ title, value, current, previous, note }: { title: string; value:
 }
 
 function SummaryCards({ summary }: { summary: OrderSummary }) {
-  const totals = summary.orders[0] ?? { totalSales: 0, numOrders: 0 };
+  const totals = summary.orders[0] ?? { totalSales: 0, numOrders: 0, grossSales: 0, totalRefunds: 0 };
   const users = summary.users[0] ?? { numUsers: 0, newUsers: 0 };
   const prev = summary.previous;
   return (
@@ -57,7 +64,9 @@ function SummaryCards({ summary }: { summary: OrderSummary }) {
       <Card title="Users" value={formatCount(users.numUsers)} current={users.newUsers} previous={prev.newUsers}
         note={`${formatCount(users.newUsers)} new this period, ${formatCount(prev.newUsers)} in the previous`} />
       <Card title="Orders" value={formatCount(totals.numOrders)} current={totals.numOrders} previous={prev.numOrders} />
-      <Card title="Sales" value={formatMoney(totals.totalSales)} current={totals.totalSales} previous={prev.totalSales} />
+      <Card title="Sales" value={formatMoney(totals.totalSales)} current={totals.totalSales} previous={prev.totalSales}
+        detail={totals.totalRefunds > 0 ? `${formatMoney(totals.grossSales)} paid, net of refunds` : undefined} />
+      <Card title="Refunds" value={formatMoney(totals.totalRefunds)} current={totals.totalRefunds} previous={prev.totalRefunds} lowerIsBetter />
       <Card title="Average order value" value={formatMoney(averageOrderValue(totals.totalSales, totals.numOrders))}
         current={averageOrderValue(totals.totalSales, totals.numOrders)} previous={averageOrderValue(prev.totalSales, prev.numOrders)} />
     </div>
@@ -75,14 +84,14 @@ function RecentOrders() {
       {recent.isPending ? <ListSkeleton rows={3} /> : recent.isError ? <MessageBox variant="danger">{getErrorMessage(recent.error)}</MessageBox> : recent.data.orders.length === 0 ? (
         <MessageBox>No Recent Orders</MessageBox>
       ) : (
-        <AdminTable columns={['ID', 'USER', 'DATE', 'TOTAL', 'PAID']} className="table-sm table-hover">
+        <AdminTable columns={['NUMBER', 'USER', 'DATE', 'TOTAL', 'STATUS']} className="table-sm table-hover">
           {recent.data.orders.map((o) => (
-            <tr key={o._id}>
-              <td className="small font-monospace"><Link to={paths.order(o._id)}>{o._id.slice(-8)}</Link></td>
+            <tr key={o._id} data-testid="recent-order">
+              <td className="text-nowrap"><Link to={paths.order(o._id)} aria-label={`Order ${formatOrderNumber(o.number)}`}>{formatOrderNumber(o.number)}</Link></td>
               <td>{o.user ? o.user.name : 'DELETED USER'}</td>
               <td className="text-nowrap">{formatShortDate(o.createdAt)}</td>
               <td>{formatMoney(o.totalPrice)}</td>
-              <td>{o.isPaid ? 'Yes' : o.isExpired ? 'Expired' : 'No'}</td>
+              <td><OrderStatusBadge status={o.status} /></td>
             </tr>
           ))}
         </AdminTable>
@@ -95,7 +104,7 @@ export default function DashboardPage() {
   const [days, setDays] = useState<number>(30);
   const range = useMemo(() => rangeOfDays(days), [days]);
   const summary = useSummary(range);
-  const hasSales = summary.data ? summary.data.dailyOrders.some((d) => d.sales > 0) : false;
+  const hasSales = summary.data ? summary.data.dailyOrders.some((d) => d.sales !== 0 || d.refunds > 0) : false;
 
   return (
     <div>

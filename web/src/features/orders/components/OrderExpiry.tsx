@@ -15,7 +15,7 @@ export function payWithinMinutes(order: Pick<Order, 'createdAt' | 'expiresAt'>):
  * back-office words.
  */
 export function OrderExpiry({ order, isAdmin, onReorder, isReordering }: { order: Order; isAdmin: boolean; onReorder?: () => void; isReordering?: boolean }) {
-  if (order.isPaid || !order.expiresAt) return null;
+  if (order.isPaid || order.cancelledAt || !order.expiresAt) return null;
   const until = formatClockTime(order.expiresAt);
   if (order.isExpired) {
     if (isAdmin) {

@@ -57,6 +57,8 @@ export type OrderLine = Pick<CartItem, '_id' | 'name' | 'slug' | 'image' | 'quan
   variantName?: string | null;
   /** Supplier lines of a placed order: carrier, tracking number and status as the supplier reports them. */
   tracking?: Shipment | null;
+  /** Units of a placed order's line refunded so far. */
+  refundedQuantity?: number;
 };
 
 /** The lines of an order (or of the cart being ordered): image, linked name, quantity, unit price. */
@@ -72,6 +74,7 @@ export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
                 {/* An order line does not say whose product it was: the product page sends a supplier product to its own page. */}
                 <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
                 {item.variantName && <span className="d-block small">Variant: {item.variantName}</span>}
+                {item.refundedQuantity ? <span className="d-block small text-body-secondary" data-testid="line-refunded">{item.refundedQuantity} refunded</span> : null}
                 {item.tracking && (
                   <span className="d-block small text-body-secondary" data-testid="line-tracking">
                     {item.tracking.trackingNumber ? (

@@ -1,10 +1,11 @@
-import type { Order } from '@shop/contracts';
+import { formatOrderNumber, type Order } from '@shop/contracts';
 import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { formatClockTime, formatMoney, formatShortDate } from '../../../lib/format';
+import { OrderStatusBadge } from './OrderStatusBadge';
 
 /** A date (first 10 characters) or 'No', as the order tables show paid and delivered. */
 export function dateOrNo(isDone: boolean, at: string | null): string {
@@ -18,17 +19,17 @@ export function unpaidNote(order: Order): string | null {
 }
 
 /** The Details action of an order row: opens the order page. */
-export function OrderDetailsButton({ orderId }: { orderId: string }) {
+export function OrderDetailsButton({ order }: { order: Pick<Order, '_id' | 'number'> }) {
   const navigate = useNavigate();
   return (
-    <Button type="button" variant="light" size="sm" onClick={() => void navigate(paths.order(orderId))} aria-label={`Details of order ${orderId}`}>
+    <Button type="button" variant="light" size="sm" onClick={() => void navigate(paths.order(order._id))} aria-label={`Details of order ${formatOrderNumber(order.number)}`}>
       Details
     </Button>
   );
 }
 
 /**
- * ID, (USER,) DATE, TOTAL, PAID, DELIVERED, ACTIONS. On a phone each order becomes a small card of
+ * ID (the order number, #1001), (USER,) DATE, TOTAL, PAID, DELIVERED, STATUS, ACTIONS. On a phone each order becomes a small card of
  * labelled lines (CSS `shop-stack-table`), so nothing is off-screen at 390 px.
  */
 export function OrdersTable({ orders, showUser = false, actions }: { orders: Order[]; showUser?: boolean; actions: (order: Order) => ReactNode }) {
@@ -42,13 +43,14 @@ export function OrdersTable({ orders, showUser = false, actions }: { orders: Ord
           <th scope="col">TOTAL</th>
           <th scope="col">PAID</th>
           <th scope="col">DELIVERED</th>
+          <th scope="col">STATUS</th>
           <th scope="col">ACTIONS</th>
         </tr>
       </thead>
       <tbody>
         {orders.map((order) => (
           <tr key={order._id} data-testid="order-row">
-            <td data-label="ID" className="small font-monospace shop-break">{order._id}</td>
+            <td data-label="ID" className="text-nowrap">{formatOrderNumber(order.number)}</td>
             {showUser && <td data-label="USER" className="shop-break">{order.user ? order.user.name : 'DELETED USER'}</td>}
             <td data-label="DATE">{formatShortDate(order.createdAt)}</td>
             <td data-label="TOTAL">{formatMoney(order.totalPrice)}</td>
@@ -68,6 +70,7 @@ export function OrdersTable({ orders, showUser = false, actions }: { orders: Ord
                 </span>
               )}
             </td>
+            <td data-label="STATUS"><OrderStatusBadge status={order.status} /></td>
             <td data-label="ACTIONS" className="text-nowrap">{actions(order)}</td>
           </tr>
         ))}

@@ -12,9 +12,11 @@ beforeEach(() => {
 });
 
 describe('OrderHistoryPage', () => {
-  it('formats each row: id, first 10 characters of the date, $ total, paid/delivered date or No', async () => {
+  it('formats each row: the number, first 10 characters of the date, $ total, paid/delivered date or No, the status', async () => {
     const paid = makeOrder({
       _id: 'dddddddddddddddddddddddd',
+      number: 1002,
+      status: 'delivered',
       totalPrice: 1234.5,
       createdAt: '2025-02-01T10:00:00.000Z',
       isPaid: true,
@@ -23,20 +25,24 @@ describe('OrderHistoryPage', () => {
       deliveredAt: '2025-02-05T08:30:00.000Z',
     });
     const unpaid = makeOrder({ totalPrice: 7 });
-    mockApi({ 'GET orders/mine': () => ({ body: [paid, unpaid] }) });
+    const refunded = makeOrder({ _id: 'eeeeeeeeeeeeeeeeeeeeeeee', number: 1003, isPaid: true, paidAt: '2025-02-02T11:00:00.000Z', expiresAt: null, status: 'refunded', refundedAmount: 18 });
+    mockApi({ 'GET orders/mine': () => ({ body: [paid, unpaid, refunded] }) });
     renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', state: makeState({ userInfo: customer }) });
 
     const rows = await screen.findAllByTestId('order-row');
-    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['ID', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'ACTIONS']);
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['ID', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'STATUS', 'ACTIONS']);
     expect(within(rows[0]!).getAllByRole('cell').map((td) => td.textContent)).toEqual([
-      'dddddddddddddddddddddddd',
+      '#1002',
       '2025-02-01',
       '$1,234.50',
       '2025-02-02',
       '2025-02-05',
+      'Delivered',
       'Details',
     ]);
-    expect(within(rows[1]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['cccccccccccccccccccccccc', '2025-03-09', '$7.00', `NoExpires ${formatClockTime('2025-03-09T19:15:00.000Z')}`, 'No', 'Details']);
+    expect(within(rows[1]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['#1001', '2025-03-09', '$7.00', `NoExpires ${formatClockTime('2025-03-09T19:15:00.000Z')}`, 'No', 'Unpaid', 'Details']);
+    expect(within(rows[2]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['#1003', '2025-03-09', '$18.00', '2025-02-02', 'No', 'Refunded', 'Details']);
+    expect(within(rows[2]!).getByRole('button', { name: 'Details of order #1003' })).toBeInTheDocument();
   });
 
   it('marks expired unpaid orders, and labels every cell for the stacked phone layout', async () => {
@@ -44,7 +50,7 @@ describe('OrderHistoryPage', () => {
     renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', state: makeState({ userInfo: customer }) });
     const [row] = await screen.findAllByTestId('order-row');
     expect(within(row!).getByTestId('order-expiry')).toHaveTextContent(/^Expired$/);
-    expect(within(row!).getAllByRole('cell').map((td) => td.getAttribute('data-label'))).toEqual(['ID', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'ACTIONS']);
+    expect(within(row!).getAllByRole('cell').map((td) => td.getAttribute('data-label'))).toEqual(['ID', 'DATE', 'TOTAL', 'PAID', 'DELIVERED', 'STATUS', 'ACTIONS']);
     expect(row!.closest('table')).toHaveClass('shop-stack-table');
   });
 

@@ -24,7 +24,7 @@ export default function OrderHistoryPage() {
       ) : (
         <OrdersTable
           orders={orders.data}
-          actions={(order) => <OrderDetailsButton orderId={order._id} />}
+          actions={(order) => <OrderDetailsButton order={order} />}
         />
       )}
     </div>

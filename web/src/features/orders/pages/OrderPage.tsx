@@ -1,4 +1,4 @@
-import type { Order, OrderActionResponse, PayOrderBody } from '@shop/contracts';
+import { formatOrderNumber, type Order, type OrderActionResponse, type PayOrderBody } from '@shop/contracts';
 import { ORDER_MESSAGES } from '@shop/contracts/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,7 +6,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
 import { useStore } from '../../../lib/store';
@@ -15,7 +15,7 @@ import { TextSkeleton } from '../../../components/Skeleton';
 import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { applyServerCart, cartQueryKey } from '../../cart';
 import { SupplierOrderPanel } from '../../cj';
 import { useOrder } from '../api/get-order';
@@ -24,6 +24,12 @@ import { OrderExpiry } from '../components/OrderExpiry';
 import { OrderPayment } from '../components/OrderPayment';
 import { useReorder } from '../api/reorder';
 import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../components/OrderSections';
+import { CancelOrderDialog, canAdminCancel, canCustomerCancel } from '../components/CancelOrderDialog';
+import { OrderRefunds } from '../components/OrderRefunds';
+import { OrderStatusBadge } from '../components/OrderStatusBadge';
+import { OrderTimeline } from '../components/OrderTimeline';
+import { RefundDialog } from '../components/RefundDialog';
+import { REFUND_PARAM } from '../lib/order-links';
 
 export default function OrderPage() {
   const { id = '' } = useParams();
@@ -34,6 +40,13 @@ export default function OrderPage() {
   const deliver = useDeliverOrder();
   const undeliver = useUndeliverOrder();
   const [isPayOpen, setIsPayOpen] = useState(false);
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The admin list's Refund links here with ?refund=1: the dialog opens (once the order is known to be refundable).
+  const [openDialog, setOpenDialog] = useState<'refund' | 'cancel' | null>(searchParams.get(REFUND_PARAM) === '1' ? 'refund' : null);
+  const closeDialog = () => {
+    setOpenDialog(null);
+    if (searchParams.has(REFUND_PARAM)) setSearchParams((p) => { p.delete(REFUND_PARAM); return p; }, { replace: true });
+  };
   const reorder = useReorder();
   const navigate = useNavigate();
 
@@ -97,12 +110,24 @@ export default function OrderPage() {
 
   const o: Order = order.data;
   const isOwner = Boolean(user) && (!o.user || o.user._id === user?._id);
-  const canPay = !o.isPaid && !o.isExpired && !isAdmin && isOwner;
+  const isCancelled = Boolean(o.cancelledAt);
+  const canPay = !o.isPaid && !o.isExpired && !isCancelled && !isAdmin && isOwner;
+  const canRefund = isAdmin && o.isPaid && o.status !== 'refunded' && o.status !== 'cancelled';
+  const canCancel = isAdmin ? canAdminCancel(o) : isOwner && canCustomerCancel(o);
   const isBusy = pay.isPending || deliver.isPending || undeliver.isPending;
 
   return (
     <div>
-      <PageTitle title={`Order ${o._id}`} />
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <PageTitle title={`Order ${formatOrderNumber(o.number)}`} />
+        <OrderStatusBadge status={o.status} className="fs-6" />
+      </div>
+      <p className="small text-body-secondary shop-break">Placed {formatDateTime(o.createdAt)} · reference {o._id}</p>
+      {isCancelled && (
+        <MessageBox variant="warning">
+          Cancelled at {formatDateTime(o.cancelledAt ?? '')}{o.cancelReason ? `: ${o.cancelReason}` : ''}
+        </MessageBox>
+      )}
       <Row>
         <Col md={8}>
           <ShippingCard address={o.shippingAddress}>
@@ -115,6 +140,8 @@ export default function OrderPage() {
           <PaymentCard method={o.paymentMethod}>
             {o.isPaid ? (
               <MessageBox variant="success">Paid at {formatDateTime(o.paidAt ?? '')}</MessageBox>
+            ) : isCancelled ? (
+              <MessageBox variant="warning">Not Paid: cancelled</MessageBox>
             ) : (
               <MessageBox variant="danger">Not Paid</MessageBox>
             )}
@@ -124,6 +151,8 @@ export default function OrderPage() {
             <OrderItemsList items={o.orderItems} />
           </OrderCard>
           {o.isPaid && o.hasSupplierLines && <SupplierOrderPanel orderId={o._id} />}
+          {o.refunds && <OrderRefunds refunds={o.refunds} isAdmin={isAdmin} />}
+          {o.events && <OrderTimeline orderId={o._id} events={o.events} canAddNotes={isAdmin} />}
         </Col>
         <Col md={4}>
           <OrderSummaryCard amounts={o} currency={o.currency} className="mb-3">
@@ -140,14 +169,20 @@ export default function OrderPage() {
                 )}
               </ListGroup.Item>
             )}
-            {isAdmin && !o.isPaid && !o.isExpired && (
+            {o.refundedAmount > 0 && (
+              <ListGroup.Item className="d-flex justify-content-between">
+                <span>Refunded</span>
+                <span data-testid="refunded-amount">−{formatMoney(o.refundedAmount)}</span>
+              </ListGroup.Item>
+            )}
+            {isAdmin && !o.isPaid && !o.isExpired && !isCancelled && (
               <ListGroup.Item className="d-grid">
                 <Button variant="outline-primary" onClick={() => void onTestPay()} disabled={isBusy}>
                   Test Pay Order
                 </Button>
               </ListGroup.Item>
             )}
-            {isAdmin && o.isPaid && !o.isDelivered && (
+            {isAdmin && o.isPaid && !o.isDelivered && !isCancelled && o.status !== 'refunded' && (
               <ListGroup.Item className="d-grid">
                 <Button variant="primary" onClick={() => setConfirmDeliver(true)} disabled={isBusy}>
                   Deliver Order
@@ -161,13 +196,29 @@ export default function OrderPage() {
                 </Button>
               </ListGroup.Item>
             )}
+            {canRefund && (
+              <ListGroup.Item className="d-grid">
+                <Button variant="outline-danger" onClick={() => setOpenDialog('refund')} disabled={isBusy}>
+                  Refund
+                </Button>
+              </ListGroup.Item>
+            )}
+            {canCancel && (
+              <ListGroup.Item className="d-grid">
+                <Button variant="outline-danger" onClick={() => setOpenDialog('cancel')} disabled={isBusy}>
+                  Cancel order
+                </Button>
+              </ListGroup.Item>
+            )}
           </OrderSummaryCard>
         </Col>
       </Row>
       <ConfirmDialog show={confirmDeliver} title="Deliver Order" confirmLabel="Deliver Order" variant="primary" isPending={deliver.isPending}
         onConfirm={onDeliver} onCancel={() => setConfirmDeliver(false)}>
-        Mark this order as delivered? The customer sees it as delivered on their order page.
+        Mark order {formatOrderNumber(o.number)} as delivered? The customer sees it as delivered on their order page.
       </ConfirmDialog>
+      {openDialog === 'refund' && canRefund && <RefundDialog order={o} onClose={closeDialog} />}
+      {openDialog === 'cancel' && canCancel && <CancelOrderDialog order={o} isAdmin={isAdmin} onClose={closeDialog} />}
     </div>
   );
 }
