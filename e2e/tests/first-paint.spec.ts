@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, Route } from '@playwright/test';
 import { adminApi, uniqueWord, uploadPng } from './catalogue-data';
-import { DEMO_ADMIN, expect, signIn, test } from './fixtures';
+import { DEMO_ADMIN, expect, signIn, signUpViaApi, test } from './fixtures';
 
 /**
  * Issue 36, items 2 and 3, at a phone's and a desktop's width: a new product's slug follows its name
@@ -117,6 +117,31 @@ for (const viewport of WIDTHS) {
       await expect(page.getByTestId('cart-badge')).toHaveText('2');
       await expect(page.getByTestId('cart-item')).toHaveCount(1);
       await expect(page.getByLabel(`Quantity of ${name}`, { exact: true })).toHaveText('2');
+
+      await context.close();
+      await api.delete(`/api/products/${id}`);
+      await api.dispose();
+    });
+
+    test("a signed-in shopper's + on the cart page, before the app starts, is made once it does", async ({ browser }) => {
+      const word = uniqueWord();
+      const api = await adminApi();
+      const name = `${word} Travel Mug`;
+      const { id } = await createProduct(api, { name, slug: `${word}-travel-mug`, price: 8, countInStock: 9, category: 'Home & Kitchen', image: await uploadPng(api, [90, 160, 90]) });
+      const { context, page, release } = await slowShopper(browser, viewport);
+      await signUpViaApi(page);
+      expect((await page.request.post('/api/cart/items', { data: { productId: id, quantity: 1 } })).ok()).toBe(true);
+
+      await page.mainFrame().goto('/cart', { waitUntil: 'domcontentloaded' });
+      const plus = page.getByRole('button', { name: `Increase quantity of ${name}` });
+      await plus.click();
+      expect(await isAppLive(page)).toBe(false);
+      await expect(plus).toHaveAttribute('data-early-pending', '');
+
+      release();
+      await expect(page.getByLabel(`Quantity of ${name}`, { exact: true })).toHaveText('2', { timeout: 30_000 });
+      await expect(page.getByTestId('cart-badge')).toHaveText('2');
+      await expect.poll(async () => ((await (await page.request.get('/api/cart')).json()) as { cartItems: Array<{ quantity: number }> }).cartItems.map((i) => i.quantity)).toEqual([2]);
 
       await context.close();
       await api.delete(`/api/products/${id}`);
