@@ -3,7 +3,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { FIRST_PAINT_SCRIPT } from '../contracts/src/theme';
+import { EARLY_CLICK_SCRIPT, FIRST_PAINT_SCRIPT } from '../contracts/src/theme';
 import { paintBeforeAppStart } from './src/lib/app-start-html';
 import { onBuildWarning } from './src/lib/build-warnings';
 import { purgeBootstrap, purgeContent } from './src/lib/css-purge';
@@ -101,11 +101,17 @@ function notIntoTheServedBuild(): Plugin {
   };
 }
 
-/** index.html's theme script (contracts/src/theme.ts), first in the head: the theme is right on the first paint. */
+/**
+ * index.html's first-paint scripts (contracts/src/theme.ts), first in the head: the theme is right on
+ * the first paint, and a click on the server's page before the app starts is kept and replayed.
+ */
 function themeScript(): Plugin {
   return {
     name: 'shop:theme-script',
-    transformIndexHtml: () => [{ tag: 'script', children: FIRST_PAINT_SCRIPT, injectTo: 'head-prepend' }],
+    transformIndexHtml: () => [
+      { tag: 'script', children: FIRST_PAINT_SCRIPT, injectTo: 'head-prepend' },
+      { tag: 'script', children: EARLY_CLICK_SCRIPT, injectTo: 'head' },
+    ],
   };
 }
 

@@ -9,6 +9,14 @@ export const CJ_PAGE_SIZE = 10;
 export const CJ_MAX_PAGE_SIZE = 200;
 /** Imported supplier items default to this stock (SPEC section 9). */
 export const CJ_DEFAULT_STOCK = 100;
+
+/**
+ * The brand an import starts with: the supplier's product data as the shop reads it carries no
+ * brand, and the supplier's name is not the product's brand (issue 23), so an import is
+ * 'Unbranded' until the administrator types one (never 'Brand is required' on a first save).
+ */
+export const SUPPLIER_DEFAULT_BRAND = 'Unbranded';
+
 /** After a successful save the edit form goes back to the list after 2 s (SPEC section 9). */
 export const CJ_SAVE_REDIRECT_MS = 2000;
 /** A 24-character identifier marks an already-saved product (SPEC sections 4 and 9). */

@@ -78,7 +78,14 @@ const pageOf = <T extends z.ZodType>(item: T) =>
 export const cjProductListResponseSchema = z.object({ data: pageOf(cjListItemSchema), source: supplierSourceSchema });
 export type CjProductListResponse = z.infer<typeof cjProductListResponseSchema>;
 
-export const cjProductResponseSchema = cjProductSchema.extend({ source: supplierSourceSchema });
+export const cjProductResponseSchema = cjProductSchema.extend({
+  source: supplierSourceSchema,
+  /**
+   * The category an import starts with (issue 36): the closest of the shop's categories
+   * (`isExisting`), else the last level of the supplier's path when none is close.
+   */
+  suggestedCategory: z.object({ category: z.string(), isExisting: z.boolean() }),
+});
 export type CjProductResponse = z.infer<typeof cjProductResponseSchema>;
 
 /** A saved supplier product: a product of the shop plus its supplier side (SPEC "Saved item"). */

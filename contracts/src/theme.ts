@@ -39,3 +39,27 @@ export const APP_START_SCRIPT =
   "new P(function(list,o){if(list.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(go,0)}}).observe({type:'paint',buffered:true});" +
   'setTimeout(go,1000)}' +
   "if(d.readyState==='loading')d.addEventListener('DOMContentLoaded',later);else later()})()";
+
+/**
+ * Clicks before the app has started (issue 36.3). The server's page paints first and its buttons do
+ * nothing until React hydrates (the app itself starts only after the first paint, APP_START_SCRIPT).
+ * This script, in the head before anything is painted (allowed by its hash like the others), keeps
+ * a click on a control marked `data-early="<key>"` (Add to Cart, a variant, the cart's quantity
+ * buttons, the theme switch): the click does nothing yet (its default is prevented and no other
+ * listener sees it), the control is marked `data-early-pending` and `aria-busy`, and the click is
+ * kept once per key (an impatient second click on the same control is not a second order). When the
+ * app is live it calls `window.__shopEarlyClicks.replay()` (web/src/lib/early-clicks.ts): every kept
+ * click is made again on the same element (or, should hydration have replaced it, the element with
+ * the same key), in the order they came, and from then on clicks go straight through.
+ */
+export const EARLY_CLICK_SCRIPT =
+  "(function(){var w=window,d=document,q=[],r=0;" +
+  "function keep(e){if(r)return;var t=e.target,el=t&&t.closest?t.closest('[data-early]'):null;if(!el)return;" +
+  "e.preventDefault();e.stopImmediatePropagation();var k=el.getAttribute('data-early');" +
+  "for(var i=0;i<q.length;i++)if(q[i].k===k)return;" +
+  "q.push({k:k,el:el});el.setAttribute('data-early-pending','');el.setAttribute('aria-busy','true')}" +
+  "w.addEventListener('click',keep,true);" +
+  "w.__shopEarlyClicks={kept:function(){return q.map(function(x){return x.k})},replay:function(){if(r)return;r=1;w.removeEventListener('click',keep,true);" +
+  "var l=q;q=[];for(var i=0;i<l.length;i++){var x=l[i],el=x.el;el.removeAttribute('data-early-pending');el.removeAttribute('aria-busy');" +
+  "if(!el.isConnected){el=null;var all=d.querySelectorAll('[data-early]');for(var j=0;j<all.length;j++)if(all[j].getAttribute('data-early')===x.k){el=all[j];break}}" +
+  "if(el&&!el.disabled)el.click()}}}})()";

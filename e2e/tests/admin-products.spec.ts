@@ -41,7 +41,7 @@ test('admin creates a product, edits it with an uploaded image, and deletes it',
   await expect(page.getByText('Name is required')).toBeHidden();
   await page.getByLabel('Slug', { exact: true }).fill(takenSlug);
   await page.getByLabel('Price', { exact: true }).fill('49.99');
-  await page.getByLabel('Category', { exact: true }).fill('Fans');
+  await page.getByLabel('Category', { exact: true }).selectOption('Fans');
   await page.getByLabel('Brand', { exact: true }).fill('Breezy');
   await page.getByLabel('Count In Stock', { exact: true }).fill('7');
   await page.getByLabel('Description', { exact: true }).fill('A quiet desk fan.');

@@ -34,7 +34,7 @@ test('an administrator creates a T-shirt in sizes; a shopper buys size M and see
     await page.getByLabel('Slug', { exact: true }).fill(slug);
     await page.getByLabel('Price', { exact: true }).fill('20');
     await page.getByLabel('Image File', { exact: true }).fill(image);
-    await page.getByLabel('Category', { exact: true }).fill('Fashion');
+    await page.getByLabel('Category', { exact: true }).selectOption('Fashion');
     await page.getByLabel('Brand', { exact: true }).fill('Urbano');
     await page.getByLabel('Description', { exact: true }).fill('A soft cotton tee in three sizes.');
 

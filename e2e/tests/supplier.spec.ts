@@ -74,8 +74,8 @@ test('an administrator pages the supplier catalogue, edits and saves a product, 
   await page.getByRole('button', { name: 'Save CJ Product' }).click();
   await expect(page.getByText('Price must be greater than 0')).toBeVisible();
   await page.getByLabel('Price', { exact: true }).fill('139.99');
-  // No brand is pre-filled (issue 23): the administrator types one.
-  await expect(page.getByLabel('Brand')).toHaveValue('');
+  // The supplier's name is not the brand (issue 23): 'Unbranded' until the administrator types one.
+  await expect(page.getByLabel('Brand')).toHaveValue('Unbranded');
   await page.getByLabel('Brand').fill('Acme');
   await page.getByLabel("Today's Deal").check();
   await expect(page.getByTestId('cj-margin')).toContainText('Margin $');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { APP_START_SCRIPT, FIRST_PAINT_SCRIPT } from '@shop/contracts/theme';
+import { APP_START_SCRIPT, EARLY_CLICK_SCRIPT, FIRST_PAINT_SCRIPT } from '@shop/contracts/theme';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
@@ -158,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         defaultSrc: ["'self'"],
         // index.html's two inline scripts, by their hashes (contracts/src/theme.ts): the one that runs before
         // the first paint (theme, cookie consent) and the one that starts the app after it.
-        scriptSrc: ["'self'", ...[FIRST_PAINT_SCRIPT, APP_START_SCRIPT].map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`), 'https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
+        scriptSrc: ["'self'", ...[FIRST_PAINT_SCRIPT, EARLY_CLICK_SCRIPT, APP_START_SCRIPT].map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`), 'https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         fontSrc: ["'self'", 'data:'],

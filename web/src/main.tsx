@@ -9,7 +9,8 @@ import { BrowserRouter } from 'react-router';
 import { AppErrorBoundary } from './app/AppErrorBoundary';
 import { AppProviders, createQueryClient } from './app/providers';
 import { AppRoutes, preloadRoute } from './app/router';
-import { serverInitialState, type StoreState } from './lib/store';
+import { replayEarlyClicks } from './lib/early-clicks';
+import { serverInitialState, useStore, type StoreState } from './lib/store';
 import { primeSignedOut } from './features/auth/api/get-current-user';
 import { cartQueryKey } from './features/cart/api/get-cart';
 import type { ServerCart } from './features/cart/types';
@@ -18,15 +19,23 @@ import { SSR_DATA_ID, type SsrData } from './ssr/ssr-data';
 const queryClient = createQueryClient();
 
 /**
- * Marks `<html data-app-ready>` once the app is live (hydrated, or first rendered in the browser),
- * the frame after its first effects: until then a server-rendered page shows but does not react to
- * clicks. The browser tests wait for it after each navigation (e2e/tests/fixtures.ts). Renders nothing.
+ * Marks `<html data-app-ready>` once the app is live (hydrated, or first rendered in the browser, and
+ * the browser's stored state restored over the server's), the frame after those effects: until then a
+ * server-rendered page shows but does not react to clicks. Then the clicks kept meanwhile are made
+ * again (lib/early-clicks.ts): after the restore, so an early Add to Cart lands in the restored cart
+ * and is not overwritten by it. The browser tests wait for the mark after each navigation
+ * (e2e/tests/fixtures.ts). Renders nothing.
  */
 function AppReadyMark() {
+  const isRestored = !useStore().state.pendingRestore;
   useEffect(() => {
-    const frame = requestAnimationFrame(() => document.documentElement.setAttribute('data-app-ready', ''));
+    if (!isRestored) return;
+    const frame = requestAnimationFrame(() => {
+      document.documentElement.setAttribute('data-app-ready', '');
+      replayEarlyClicks();
+    });
     return () => cancelAnimationFrame(frame);
-  }, []);
+  }, [isRestored]);
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { APP_START_SCRIPT, FIRST_PAINT_SCRIPT } from '@shop/contracts/theme';
+import { APP_START_SCRIPT, EARLY_CLICK_SCRIPT, FIRST_PAINT_SCRIPT } from '@shop/contracts/theme';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -44,9 +44,9 @@ describe('health, readiness, docs and unknown routes', () => {
   it('sends helmet headers with a Content-Security-Policy', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    // index.html's two inline scripts are allowed by their hashes, and no other inline script is.
+    // index.html's three inline scripts are allowed by their hashes, and no other inline script is.
     const scriptSrc = String(res.headers['content-security-policy']).split(';').find((d) => d.startsWith('script-src '))!;
-    for (const script of [FIRST_PAINT_SCRIPT, APP_START_SCRIPT]) {
+    for (const script of [FIRST_PAINT_SCRIPT, EARLY_CLICK_SCRIPT, APP_START_SCRIPT]) {
       expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(script).digest('base64')}'`);
     }
     expect(scriptSrc).not.toContain('unsafe-inline');

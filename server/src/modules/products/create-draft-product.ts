@@ -1,4 +1,4 @@
-import type { Product } from '@shop/contracts';
+import { draftSlug, type Product } from '@shop/contracts';
 import type { Executor } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -8,7 +8,7 @@ import { presentProduct } from './products.presenter.ts';
 /**
  * "Create Product": a draft with placeholder values, hidden from the storefront until it is saved
  * valid. Price 0 and no image are deliberate: the form refuses them, so a draft cannot go live
- * with placeholder price or picture.
+ * with placeholder price or picture. Its slug follows its name until typed by hand (update-product.ts).
  */
 export async function createDraftProduct(db: Executor): Promise<Product> {
   const id = newId();
@@ -17,11 +17,12 @@ export async function createDraftProduct(db: Executor): Promise<Product> {
     .values({
       id,
       name: 'Sample name',
-      slug: `sample-name-${id}`,
+      slug: draftSlug(id),
       price: 0,
       image: '',
       images: [],
-      category: 'Sample category',
+      // No category until one is chosen from the shop's (or created on purpose) in the form.
+      category: '',
       brand: 'Sample brand',
       countInStock: 0,
       description: 'Sample description',

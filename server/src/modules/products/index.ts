@@ -4,6 +4,7 @@ export { presentProduct } from './products.presenter.ts';
 export { getProductBySlug } from './get-product.ts';
 export { notifyCatalogueChanged } from './catalogue-cache.ts';
 export { searchProducts } from './search-products.ts';
+export { listCategories } from './list-categories.ts';
 export { catalogueCacheFor } from './catalogue-cache.ts';
 export {
   findVariants, presentSavedVariant, presentSellableVariant, variantColumns, variantFinalPrice, type VariantRow,

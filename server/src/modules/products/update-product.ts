@@ -1,5 +1,5 @@
 import {
-  parseProductVariants, PRODUCT_FORM_MESSAGES as M, PRODUCT_OPTION_MESSAGES as OPTIONS, productFormSchema, STOCK_CHANGED_CODE,
+  isSlugFollowingName, parseProductVariants, PRODUCT_FORM_MESSAGES as M, slugFromName, uniqueSlugCandidate, PRODUCT_OPTION_MESSAGES as OPTIONS, productFormSchema, STOCK_CHANGED_CODE,
   stockChangedMessage, SUPPLIER_PRODUCT_FIELDS_CODE, SUPPLIER_PRODUCT_FORM_MESSAGES as SUPPLIER, VARIANT_PRODUCT_FIELDS_CODE,
   type ParsedVariant, type Product, type ProductOption, type ProductUpdateBody,
 } from '@shop/contracts';
@@ -120,7 +120,7 @@ export async function updateProduct(db: Db, id: string, body: ProductUpdateBody)
 
   const parsed = productFormSchema.safeParse({
     name: body.name !== undefined ? body.name : existing.name,
-    slug: body.slug !== undefined ? body.slug : existing.slug,
+    slug: await slugToSave(db, existing, body),
     // With options: the cheapest variant on sale (the sale discount is checked against it).
     price: plan && withOptions ? lowestPrice(plan) : (body.price !== undefined && !withOptions ? body.price : existing.price),
     image: body.image !== undefined ? body.image : existing.image,
@@ -178,6 +178,25 @@ export async function updateProduct(db: Db, id: string, body: ProductUpdateBody)
     if (pgErrorCode(err) === UNIQUE_VIOLATION) throw conflict(M.slugTaken, { slug: M.slugTaken });
     throw err;
   }
+}
+
+/**
+ * The slug a save writes. A draft's slug follows its name until it is typed by hand (issue 36):
+ * while the stored slug is the one the shop gave it, a body that sends that slug (or none, or the
+ * slug of the new name) gets the slug of the name, made unique with the id's tail if another
+ * product has it. Any other slug sent is the administrator's and is saved as typed (409 if taken).
+ */
+async function slugToSave(db: Executor, existing: ProductRow, body: ProductUpdateBody): Promise<unknown> {
+  const asked = body.slug !== undefined ? body.slug : existing.slug;
+  const name = typeof body.name === 'string' ? body.name : existing.name;
+  const fromName = slugFromName(name);
+  const isFollowing = isSlugFollowingName({ _id: existing.id, name: existing.name, slug: existing.slug, isDraft: existing.isDraft });
+  if (!isFollowing || !fromName || (asked !== existing.slug && asked !== fromName)) return asked;
+  for (const candidate of [fromName, uniqueSlugCandidate(fromName, existing.id)]) {
+    const [clash] = await db.select({ id: products.id }).from(products).where(and(eq(products.slug, candidate), ne(products.id, existing.id))).limit(1);
+    if (!clash) return candidate;
+  }
+  return fromName;
 }
 
 /** Writes the product row (with `stockWas`: only if its stock is still that, else 409). */

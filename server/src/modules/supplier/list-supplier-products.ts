@@ -3,6 +3,7 @@ import { CJ_MESSAGES } from '@shop/contracts';
 import type { Executor } from '../../db/client.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { findSavedIds } from './saved-products.ts';
+import { suggestCategory } from './suggest-category.ts';
 import type { SupplierCatalogue } from './supplier-catalogue.ts';
 import { presentListItem, presentSupplierProduct } from './supplier.presenter.ts';
 
@@ -30,7 +31,8 @@ export async function getSupplierProduct(db: Executor, catalogue: SupplierCatalo
   if (!isValidPid(pid)) throw badRequest(CJ_MESSAGES.pidMissing, { pid: CJ_MESSAGES.pidMissing });
   const product = await catalogue.getProduct(pid);
   const saved = await findSavedIds(db, [product.pid]);
-  return { ...presentSupplierProduct(product, saved.get(product.pid) ?? null), source: catalogue.source };
+  const suggestedCategory = await suggestCategory(db, product);
+  return { ...presentSupplierProduct(product, saved.get(product.pid) ?? null), source: catalogue.source, suggestedCategory };
 }
 
 /** The supplier's categories, flattened to the third level that products belong to. */

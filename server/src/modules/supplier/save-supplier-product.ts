@@ -1,5 +1,5 @@
 import {
-  applyPricingRule, belowCostMessage, CJ_DEFAULT_STOCK, CJ_MESSAGES, finalPrice, PRODUCT_FORM_MESSAGES, productFormSchema,
+  applyPricingRule, belowCostMessage, CJ_DEFAULT_STOCK, CJ_MESSAGES, finalPrice, PRODUCT_FORM_MESSAGES, productFormSchema, slugFromName, SUPPLIER_DEFAULT_BRAND,
   type CjSaveBody, type CjSavedItem,
 } from '@shop/contracts';
 import { and, eq, ne, notInArray, sql } from 'drizzle-orm';
@@ -13,22 +13,23 @@ import { isValidPid } from './list-supplier-products.ts';
 import { getPricingRule } from './pricing-rule.ts';
 import { findVariants } from '../products/index.ts';
 import { findSavedRow, pidOf, presentSavedItems } from './saved-products.ts';
+import { suggestCategory } from './suggest-category.ts';
 import type { SupplierCatalogue } from './supplier-catalogue.ts';
 import {
-  htmlToText, lastCategoryLevel, presentVariant, productImages, savedColumns, slugFromName, type StoredCjData,
+  htmlToText, presentVariant, productImages, savedColumns, type StoredCjData,
 } from './supplier.presenter.ts';
 
 
-/** The brand of a product saved through the API without one (the editor asks for it). */
-export const UNBRANDED = 'Unbranded';
+/** The brand of an import saved without one (the editor starts with it too). */
+export const UNBRANDED = SUPPLIER_DEFAULT_BRAND;
 
 const given = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined;
 
 /**
  * Saves a supplier product as a product of the shop (POST cj/products/save). Only the pid is
  * required; every field left out keeps its saved value, or comes from the supplier (name, slug from
- * the lower-cased English name, price = first part of sellPrice, stock 100, images, category,
- * description). The product as it will be saved passes the product form rules (SPEC section 5).
+ * the lower-cased English name, price = first part of sellPrice, stock 100, images, description),
+ * the closest of the shop's categories (suggestCategory) and brand 'Unbranded'. The product as it will be saved passes the product form rules (SPEC section 5).
  * Saving the same pid again updates the same product.
  */
 export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, body: CjSaveBody): Promise<{ product: CjSavedItem; created: boolean }> {
@@ -58,7 +59,8 @@ export async function saveSupplierProduct(db: Db, catalogue: SupplierCatalogue, 
     price: given(body.price) ? body.price : existing?.price ?? applyPricingRule(variant.variantSellPrice, rule),
     image: body.image ?? existing?.image ?? images[0] ?? '',
     images: body.images ?? existing?.images ?? images.slice(1),
-    category: body.category ?? existing?.category ?? lastCategoryLevel(supplier.categoryName),
+    // A new import left without a category takes the closest of the shop's (not the supplier's own).
+    category: body.category ?? existing?.category ?? (await suggestCategory(db, supplier)).category,
     // The supplier's name is not the product's brand (issue 23): an API save without one says so.
     brand: body.brand ?? existing?.brand ?? UNBRANDED,
     countInStock: given(body.countInStock) ? body.countInStock : existing?.countInStock ?? CJ_DEFAULT_STOCK,

@@ -56,10 +56,6 @@ export function htmlToText(html: string, max = 5000): string {
 /** "Home > Kitchen > Drinkware & Kitchen" -> "Drinkware & Kitchen" (our category is the last level). */
 export const lastCategoryLevel = (name: string) => (name.split(/\s*[>/]\s*/).filter(Boolean).pop() ?? '').trim();
 
-/** A slug from the lower-cased English name (SPEC section 4). */
-export const slugFromName = (name: string) =>
-  name.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 180);
-
 const priceOf = (value: string | number | null | undefined) => {
   const n = firstPrice(value ?? '');
   return Number.isFinite(n) ? roundMoney(n) : 0;

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admin, customer, makeState, mockApi, renderWithProviders } from '../../test/render';
@@ -65,6 +65,20 @@ describe('Header', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/search$/);
     await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'blue mug{Enter}');
     expect(screen.getByTestId('location')).toHaveTextContent('/search?query=blue+mug');
+  });
+
+  it('search is a real form (GET /search, field query) the browser submits itself before the app starts; the app reads what the box holds', async () => {
+    mockApi({});
+    renderWithProviders(<Header />);
+    const box = screen.getByRole('searchbox', { name: 'Search products' });
+    const form = screen.getByRole('search');
+    expect(form).toHaveAttribute('action', '/search');
+    expect(form).toHaveAttribute('method', 'get');
+    expect(box).toHaveAttribute('name', 'query');
+    // Text typed into the server's page before hydration is in the box but not in the app's state.
+    (box as HTMLInputElement).value = 'lamp';
+    fireEvent.submit(form);
+    expect(screen.getByTestId('location')).toHaveTextContent('/search?query=lamp');
   });
 
   it('sub-header links go to the fixed tags', () => {

@@ -12,6 +12,7 @@ export function ModeSwitch() {
         className="form-check-input m-0"
         type="checkbox"
         role="switch"
+        data-early="mode-switch"
         checked={isDark}
         onChange={() => dispatch({ type: 'TOGGLE_MODE' })}
         aria-label="Dark mode"

@@ -3,7 +3,12 @@ import { useLocation, useNavigate } from 'react-router';
 import { searchUrl } from '../../lib/paths';
 import { SearchIcon } from './icons';
 
-/** Header search: /search?query=text, or /search when the box is empty. */
+/**
+ * Header search: /search?query=text, or /search when the box is empty. A real form (GET /search,
+ * field `query`): before the app has started the browser submits it itself and the server renders the
+ * results; once live, the app navigates. The text is read from the form, not the state, so words typed
+ * before the app started count.
+ */
 export function SearchBox() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -17,18 +22,19 @@ export function SearchBox() {
     }
   }, [location.pathname, location.search]);
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const text = query.trim();
+    const typed = new FormData(event.currentTarget).get('query');
+    const text = (typeof typed === 'string' ? typed : query).trim();
     navigate(text ? searchUrl({ query: text }) : '/search');
   };
 
   return (
-    <form className="shop-search d-flex flex-grow-1" role="search" onSubmit={submit}>
+    <form className="shop-search d-flex flex-grow-1" role="search" action="/search" method="get" onSubmit={submit}>
       <div className="input-group">
         <input
           type="search"
-          name="q"
+          name="query"
           className="form-control"
           placeholder="Search products..."
           aria-label="Search products"

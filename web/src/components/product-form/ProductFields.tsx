@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ChangeEvent, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldError, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { productFormSchema, type ProductFormField, type ProductFormOutput, type ProductFormValues } from '../../lib/product-form';
 
@@ -68,6 +68,7 @@ export function ProductField({
   rows,
   list,
   before,
+  onEdit,
   children,
 }: {
   form: ProductFormApi;
@@ -78,6 +79,8 @@ export function ProductField({
   /** id of a datalist of suggestions. */
   list?: string;
   before?: ReactNode;
+  /** Called with the text as the administrator types it (not when the form sets the value). */
+  onEdit?: (value: string) => void;
   children?: ReactNode;
 }) {
   const id = `${useId()}-${name}`;
@@ -94,7 +97,7 @@ export function ProductField({
   else if (name === 'price') input = <input type="number" min={0} step={0.01} inputMode="decimal" {...wiring} {...form.register(name)} />;
   else if (name === 'countInStock') input = <input type="number" min={0} step={1} inputMode="numeric" {...wiring} {...form.register(name)} />;
   else if (name === 'saleDiscount') input = <input type="number" min={0} max={100} step={1} inputMode="numeric" {...wiring} {...form.register(name)} />;
-  else input = <input type="text" list={list} {...wiring} {...form.register(name)} />;
+  else input = <input type="text" list={list} {...wiring} {...form.register(name, onEdit ? { onChange: (e: ChangeEvent<HTMLInputElement>) => onEdit(e.target.value) } : undefined)} />;
   return (
     <div className="mb-3">
       <label className="form-label" htmlFor={id}>

@@ -37,6 +37,7 @@ export function makeSupplierProduct(overrides: Partial<CjProductResponse> = {}):
       { vid: 'VID-RED', variantNameEn: 'Insulated Travel Mug Red', variantSku: 'CJSKU1-RED', variantKey: 'Red', variantImage: '/api/cj/offline-images/v1/red.webp', variantSellPrice: 6 },
     ],
     source: 'offline',
+    suggestedCategory: { category: 'Drinkware', isExisting: true },
     ...overrides,
   };
 }

@@ -30,7 +30,8 @@ describe('ProductForm', () => {
   it('shows every required-field message and blocks the submit while errors exist', async () => {
     const api = mockApi({ 'GET products/categories': () => ({ body: ['Kitchen'] }) });
     renderForm();
-    for (const label of ['Name', 'Slug', 'Image File', 'Category', 'Brand', 'Description']) await userEvent.clear(screen.getByLabelText(label));
+    for (const label of ['Name', 'Slug', 'Image File', 'Brand', 'Description']) await userEvent.clear(screen.getByLabelText(label));
+    await userEvent.selectOptions(screen.getByLabelText('Category'), 'Choose a category…');
     await userEvent.clear(screen.getByLabelText('Price'));
     await userEvent.clear(screen.getByLabelText('Count In Stock'));
     await userEvent.click(update());
@@ -111,6 +112,76 @@ describe('ProductForm', () => {
       isOnSale: false,
       saleDiscount: 0,
     });
+  });
+
+  it("a new product's slug follows its name until the slug is typed by hand; clearing the slug follows again", async () => {
+    const created = makeProduct({ name: 'Sample name', isDraft: true, category: '' });
+    const draft = { ...created, slug: `sample-name-${created._id}` };
+    const api = mockApi({
+      'GET products/categories': () => ({ body: ['Kitchen', 'Lighting'] }),
+      [`PUT products/${draft._id}`]: () => ({ body: { message: 'Product updated successfully', product: draft } }),
+    });
+    renderForm(draft);
+    const name = screen.getByLabelText('Name');
+    const slug = screen.getByLabelText('Slug');
+    expect(screen.getByTestId('slug-follows')).toHaveTextContent('Follows the name until you edit it.');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Desk Lamp & Shade');
+    expect(slug).toHaveValue('desk-lamp-and-shade');
+
+    // Typed by hand: the name no longer moves it.
+    await userEvent.clear(slug);
+    await userEvent.type(slug, 'my-lamp');
+    expect(screen.queryByTestId('slug-follows')).not.toBeInTheDocument();
+    await userEvent.type(name, ' XL');
+    expect(slug).toHaveValue('my-lamp');
+
+    // Emptied: it follows the name again from the next change.
+    await userEvent.clear(slug);
+    expect(screen.getByTestId('slug-follows')).toBeInTheDocument();
+    await userEvent.type(name, 'L');
+    expect(slug).toHaveValue('desk-lamp-and-shade-xll');
+
+    await userEvent.selectOptions(screen.getByLabelText('Category'), 'Lighting');
+    await userEvent.click(update());
+    await waitFor(() => expect(api.callsTo(`PUT products/${draft._id}`)).toHaveLength(1));
+    expect(api.callsTo(`PUT products/${draft._id}`)[0]?.body).toMatchObject({ name: 'Desk Lamp & Shade XLL', slug: 'desk-lamp-and-shade-xll', category: 'Lighting' });
+  });
+
+  it("the category is one of the shop's (a draft starts with none chosen); New category… creates one only on purpose", async () => {
+    const draft = makeProduct({ isDraft: true, category: '' });
+    const api = mockApi({
+      'GET products/categories': () => ({ body: ['Kitchen', 'Lighting'] }),
+      [`PUT products/${draft._id}`]: () => ({ body: { message: 'Product updated successfully', product: draft } }),
+    });
+    renderForm(draft);
+    const category = screen.getByRole('combobox', { name: 'Category' });
+    expect(category).toHaveValue('');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Lighting' })).toBeInTheDocument());
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose a category…', 'Kitchen', 'Lighting', 'New category…']);
+    await userEvent.click(update());
+    expect(await screen.findByText('Category is required')).toBeInTheDocument();
+    expect(api.callsTo(`PUT products/${draft._id}`)).toHaveLength(0);
+
+    await userEvent.selectOptions(category, 'New category…');
+    const fresh = screen.getByRole('textbox', { name: 'New category name' });
+    await waitFor(() => expect(fresh).toHaveFocus());
+    await userEvent.type(fresh, 'Desk Lights');
+    // Back to the list and forth again: nothing typed becomes a category by accident.
+    await userEvent.click(screen.getByRole('button', { name: 'Choose an existing category' }));
+    expect(screen.getByRole('combobox', { name: 'Category' })).toHaveValue('');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Category' }), 'New category…');
+    await userEvent.type(screen.getByRole('textbox', { name: 'New category name' }), 'Desk Lights');
+    await userEvent.click(update());
+    await waitFor(() => expect(api.callsTo(`PUT products/${draft._id}`)).toHaveLength(1));
+    expect(api.callsTo(`PUT products/${draft._id}`)[0]?.body).toMatchObject({ category: 'Desk Lights' });
+  });
+
+  it("keeps a published product's category selected even when no other product has it", async () => {
+    mockApi({ 'GET products/categories': () => ({ body: ['Kitchen'] }) });
+    renderForm(makeProduct({ category: 'Garden' }));
+    expect(screen.getByRole('combobox', { name: 'Category' })).toHaveValue('Garden');
+    expect(screen.queryByTestId('slug-follows')).not.toBeInTheDocument();
   });
 
   it('does not send an unchanged stock, even when the stock is typed back to the loaded value', async () => {

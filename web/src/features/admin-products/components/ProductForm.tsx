@@ -1,9 +1,11 @@
 import { STOCK_CHANGED_CODE, SUPPLIER_PRODUCT_FIELDS_CODE, type Product } from '@shop/contracts';
 import { PRODUCT_FORM_MESSAGES } from '@shop/contracts/constants';
 import { parseMoney, parseWholeNumber } from '@shop/contracts/numbers';
+import { isSlugFollowingName, slugFromName } from '@shop/contracts/slugs';
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useWatch } from 'react-hook-form';
 import { toast } from '../../../lib/toast';
+import { CategoryField } from '../../../components/product-form/CategoryField';
 import {
   AdditionalImageList, hasFieldMessage, ProductField, ProductFieldMessage, ProductFlagFields, useProductForm,
 } from '../../../components/product-form/ProductFields';
@@ -75,6 +77,15 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
     const timer = setTimeout(() => setNotice(null), NOTICE_MS);
     return () => clearTimeout(timer);
   }, [notice]);
+
+  // A new product's slug follows its name until typed by hand (issue 36); clearing it follows
+  // again. A published product keeps its slug when renamed, so links to it keep working.
+  const isDraft = product.isDraft === true;
+  const [isSlugFollowing, setIsSlugFollowing] = useState(() => isSlugFollowingName(product));
+  const followName = (name: string) => {
+    if (!isSlugFollowing) return;
+    setValue('slug', slugFromName(name), { shouldDirty: true, shouldValidate: form.getFieldState('slug').invalid || form.formState.isSubmitted });
+  };
 
   const images = useWatch({ control, name: 'images' });
   const image = useWatch({ control, name: 'image' });
@@ -197,8 +208,14 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
 
   return (
     <form onSubmit={handleSubmit(submit)} noValidate>
-      <ProductField form={form} name="name" />
-      <ProductField form={form} name="slug" />
+      <ProductField form={form} name="name" onEdit={followName} />
+      <ProductField form={form} name="slug" onEdit={(typed) => setIsSlugFollowing(isDraft && typed.trim() === '')}>
+        {isSlugFollowing && (
+          <div className="form-text" data-testid="slug-follows">
+            Follows the name until you edit it.
+          </div>
+        )}
+      </ProductField>
       {isSupplierProduct ? (
         <SupplierLockedFields product={product} />
       ) : usesOptions ? (
@@ -248,13 +265,7 @@ export function ProductForm({ product, onSaved }: { product: Product; onSaved: (
           disabled={upload.isPending}
         />
       </fieldset>
-      <ProductField form={form} name="category" list={`${uid}-categories`}>
-        <datalist id={`${uid}-categories`}>
-          {categories.map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
-      </ProductField>
+      <CategoryField form={form} categories={categories} />
       <ProductField form={form} name="brand" />
       {!isSupplierProduct &&
         (usesOptions ? (

@@ -61,7 +61,7 @@ describe('ProductForm: options and variants', () => {
     await user.type(screen.getByLabelText('Stock of M / Red'), '4');
     await user.type(screen.getByLabelText('SKU of M / Red'), 'TEE-M-RED');
     await user.selectOptions(screen.getByLabelText('Image of M / Red'), '/uploads/tee-red.webp');
-    await user.click(screen.getByRole('switch', { name: 'L / Blue on sale' }));
+    await user.click(screen.getByRole('switch', { name: 'Sell L / Blue' }));
     expect(screen.getByTestId('variant-price')).toHaveTextContent('$20.00 – $22.50');
     expect(screen.getByTestId('variant-stock')).toHaveTextContent('4');
 
@@ -117,7 +117,7 @@ describe('ProductForm: options and variants', () => {
     const user = userEvent.setup();
     renderForm(tee);
     expect(screen.getByLabelText('Price of S / Red')).toHaveValue(20);
-    expect(screen.getByRole('switch', { name: 'M / Red on sale' })).not.toBeChecked();
+    expect(screen.getByRole('switch', { name: 'Sell M / Red' })).not.toBeChecked();
     expect(screen.getByTestId('variant-stock')).toHaveTextContent('5');
 
     await user.clear(screen.getByLabelText('Stock of M / Red'));

@@ -53,7 +53,7 @@ export function ProductVariantsTable({ rows, images, errors, onChange }: {
 }) {
   if (!rows.length) return <p className="small text-body-secondary">Add values to the options to list the variants.</p>;
   return (
-    <AdminTable columns={['Variant', 'Price', 'Stock', 'SKU', 'Image', 'On sale']} caption="Variants" className="table-sm">
+    <AdminTable columns={['Variant', 'Price', 'Stock', 'SKU', 'Image', 'Sell this variant']} caption="Variants" className="table-sm">
       {rows.map((row, i) => {
         const { draft, label } = row;
         const id = `variant-${i}`;
@@ -110,7 +110,7 @@ export function ProductVariantsTable({ rows, images, errors, onChange }: {
                   type="checkbox"
                   role="switch"
                   className="form-check-input"
-                  aria-label={`${label} on sale`}
+                  aria-label={`Sell ${label}`}
                   checked={draft.enabled}
                   onChange={(e) => onChange(row.key, { enabled: e.target.checked })}
                 />

@@ -72,7 +72,14 @@ describe('/admin/product/{id}', () => {
     });
     renderPage(<ProductEditPage />, { route: `/admin/product/${lamp._id}`, path: '/admin/product/:id', state: stateWith(admin) });
     expect(await screen.findByLabelText('Name')).toHaveValue('Desk Lamp');
+    expect(screen.queryByText(/^Draft:/)).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/products$/));
+  });
+
+  it('says a draft is hidden from the shop until it is saved', async () => {
+    mockApi({ [`GET products/${draft._id}`]: () => ({ body: draft }) });
+    renderPage(<ProductEditPage />, { route: `/admin/product/${draft._id}`, path: '/admin/product/:id', state: stateWith(admin) });
+    expect(await screen.findByText('Draft: hidden from the shop until Update saves it with every required field.')).toHaveAttribute('role', 'status');
   });
 });

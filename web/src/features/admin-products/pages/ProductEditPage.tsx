@@ -51,7 +51,14 @@ function EditProduct({ id, returnTo }: { id: string; returnTo: string }) {
           {error instanceof ApiError && error.status === 404 ? 'Product Not Found' : getErrorMessage(error)}
         </MessageBox>
       ) : (
-        <ProductForm key={product._id} product={product} onSaved={() => void navigate(returnTo)} />
+        <>
+          {product.isDraft && (
+            <div className="alert alert-info py-2" role="status">
+              Draft: hidden from the shop until Update saves it with every required field.
+            </div>
+          )}
+          <ProductForm key={product._id} product={product} onSaved={() => void navigate(returnTo)} />
+        </>
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import Col from 'react-bootstrap/Col';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Row from 'react-bootstrap/Row';
 import { Link, useNavigate } from 'react-router';
+import { earlyKey } from '../../../lib/early-clicks';
 import { paths } from '../../../lib/paths';
 import { cartLineKey, useStore, type CartItem } from '../../../lib/store';
 import { ListSkeleton } from '../../../components/Skeleton';
@@ -60,6 +61,7 @@ export default function CartPage() {
                       <Button
                         variant="light"
                         aria-label={`Decrease quantity of ${lineLabel(item)}`}
+                        data-early={earlyKey('cart-decrease', cartLineKey(item))}
                         disabled={item.quantity <= 1}
                         onClick={() => void updateQuantity(item, item.quantity - 1)}
                       >
@@ -71,6 +73,7 @@ export default function CartPage() {
                       <Button
                         variant="light"
                         aria-label={`Increase quantity of ${lineLabel(item)}`}
+                        data-early={earlyKey('cart-increase', cartLineKey(item))}
                         disabled={item.quantity >= item.countInStock}
                         onClick={() => void updateQuantity(item, item.quantity + 1)}
                       >
@@ -86,7 +89,7 @@ export default function CartPage() {
                       </span>
                     </Col>
                     <Col xs={3} md={2} className="text-end">
-                      <Button variant="outline-danger" size="sm" aria-label={`Remove ${lineLabel(item)}`} onClick={() => void removeItem(item)}>
+                      <Button variant="outline-danger" size="sm" aria-label={`Remove ${lineLabel(item)}`} data-early={earlyKey('cart-remove', cartLineKey(item))} onClick={() => void removeItem(item)}>
                         Remove
                       </Button>
                     </Col>
@@ -107,7 +110,7 @@ export default function CartPage() {
                 </ListGroup.Item>
                 <ListGroup.Item>
                   <div className="d-grid">
-                    <Button type="button" variant="primary" disabled={cartItems.length === 0} onClick={() => void navigate(`${paths.signin}?redirect=${paths.shipping}`)}>
+                    <Button type="button" variant="primary" disabled={cartItems.length === 0} data-early="checkout" onClick={() => void navigate(`${paths.signin}?redirect=${paths.shipping}`)}>
                       Proceed to Checkout
                     </Button>
                   </div>

@@ -2,6 +2,7 @@ import { parseMoney, parseWholeNumber, type NumberParse } from '@shop/contracts/
 import { CJ_MESSAGES } from '@shop/contracts/supplier-constants';
 import { useId, useState } from 'react';
 import { useWatch } from 'react-hook-form';
+import { CategoryField } from '../../../components/product-form/CategoryField';
 import {
   AdditionalImageList, hasFieldMessage, ProductField, ProductFieldMessage, ProductFlagFields, useProductForm,
 } from '../../../components/product-form/ProductFields';
@@ -9,6 +10,7 @@ import { ApiError, getErrorMessage } from '../../../lib/api-client';
 import { formatMoney, roundMoney } from '../../../lib/format';
 import { showServerFieldErrors, type ProductFormOutput } from '../../../lib/product-form';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { useCategories } from '../../products';
 import { useSaveCjProduct } from '../api/save-cj-product';
 import type { CjFormSource } from '../lib/form-source';
 import { toVariantEdits, variantErrors, VariantsTable, type VariantEdit } from './VariantsTable';
@@ -24,6 +26,7 @@ const numberOrNaN = (parsed: NumberParse) => (parsed.ok ? parsed.value : Number.
 export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSaved: () => void }) {
   const uid = useId();
   const save = useSaveCjProduct();
+  const { data: categories = [] } = useCategories();
   const [belowCost, setBelowCost] = useState<{ message: string; values: ProductFormOutput } | null>(null);
   const [vid, setVid] = useState(source.vid);
   const [formError, setFormError] = useState<string | null>(null);
@@ -184,7 +187,16 @@ export function CjProductForm({ source, onSaved }: { source: CjFormSource; onSav
           </div>
         )}
       </fieldset>
-      <ProductField form={form} name="category" />
+      <CategoryField
+        form={form}
+        categories={categories}
+        hint={source.supplierCategory ? (
+          <>
+            The supplier's category: {source.supplierCategory}.
+            {!source.initial.category && " None of the shop's categories is close: choose one, or New category… to add one."}
+          </>
+        ) : undefined}
+      />
       <ProductField form={form} name="countInStock" />
       {source.variants.length > 1 && (
         <fieldset className="mb-3">

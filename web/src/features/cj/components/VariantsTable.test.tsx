@@ -34,7 +34,7 @@ describe('Variants table (supplier product editor)', () => {
     });
     renderPage(<CjProductEditPage />, { route: `/admin/cj-product-edit/${saved._id}`, path: '/admin/cj-product-edit/:pid', state: stateWith(admin) });
     const table = await screen.findByRole('table', { name: 'Variants' });
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Variant', 'Cost', 'Price', 'Stock', 'On sale', 'Margin', 'Margin %']);
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Variant', 'Cost', 'Price', 'Stock', 'Sell this variant', 'Margin', 'Margin %']);
     const black = within(table).getByTestId('variant-row-VID-BLACK');
     expect(black).toHaveTextContent('$4.50');
     expect(black).toHaveTextContent('$3.50');
@@ -42,7 +42,7 @@ describe('Variants table (supplier product editor)', () => {
     // The listing's variant (Red) follows the form: read-only here, always on sale.
     const red = within(table).getByTestId('variant-row-VID-RED');
     expect(red).toHaveTextContent('Listing');
-    expect(within(red).getByRole('switch', { name: 'Red on sale' })).toBeDisabled();
+    expect(within(red).getByRole('switch', { name: 'Sell Red' })).toBeDisabled();
     expect(red).toHaveTextContent('$13.99');
 
     const price = screen.getByLabelText('Price of Black');
@@ -52,7 +52,7 @@ describe('Variants table (supplier product editor)', () => {
     const stock = screen.getByLabelText('Stock of Black');
     await userEvent.clear(stock);
     await userEvent.type(stock, '1.5');
-    await userEvent.click(screen.getByRole('switch', { name: 'Black on sale' }));
+    await userEvent.click(screen.getByRole('switch', { name: 'Sell Black' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save CJ Product' }));
     expect(await screen.findByText('Stock must be a whole number from 0 to 1000000')).toBeInTheDocument();
     expect(stock).toHaveAttribute('aria-invalid', 'true');

@@ -71,7 +71,7 @@ export function VariantsTable({
             <th scope="col">Cost</th>
             <th scope="col">Price</th>
             <th scope="col">Stock</th>
-            <th scope="col">On sale</th>
+            <th scope="col">Sell this variant</th>
             <th scope="col">Margin</th>
             <th scope="col">Margin %</th>
           </tr>
@@ -157,7 +157,7 @@ export function VariantsTable({
                       type="checkbox"
                       role="switch"
                       className="form-check-input"
-                      aria-label={`${v.name} on sale`}
+                      aria-label={`Sell ${v.name}`}
                       checked={isMain || edit.enabled}
                       disabled={isMain}
                       onChange={(e) => onChange(v.vid, { enabled: e.target.checked })}

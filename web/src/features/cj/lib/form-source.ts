@@ -1,5 +1,6 @@
-import { applyPricingRule, DEFAULT_MARKUP_PERCENT, type CjProduct, type CjSavedItem, type PricingRule, type SavedVariant } from '@shop/contracts';
-import { CJ_DEFAULT_STOCK, SAVED_PRODUCT_ID_PATTERN } from '@shop/contracts/supplier-constants';
+import { applyPricingRule, DEFAULT_MARKUP_PERCENT, type CjProductResponse, type CjSavedItem, type PricingRule, type SavedVariant } from '@shop/contracts';
+import { slugFromName } from '@shop/contracts/slugs';
+import { CJ_DEFAULT_STOCK, SAVED_PRODUCT_ID_PATTERN, SUPPLIER_DEFAULT_BRAND } from '@shop/contracts/supplier-constants';
 import { productToFormValues, type ProductFormValues } from '../../../lib/product-form';
 
 /** What the supplier edit form starts from, whether loaded from the supplier or from a saved product. */
@@ -13,6 +14,8 @@ export interface CjFormSource {
   /** The supplier's images, offered for the main and additional images. */
   supplierImages: string[];
   initial: ProductFormValues;
+  /** The supplier's category path ('' when unknown), shown beside the shop's category. */
+  supplierCategory: string;
   /** Our product id when it is saved already. */
   savedId: string | null;
   /** What the supplier charges for the preselected variant, when known. */
@@ -35,20 +38,12 @@ export const DEFAULT_PRICING_RULE: PricingRule = { markupPercent: DEFAULT_MARKUP
 
 const savedVariantOf = (saved: CjSavedItem | undefined, vid: string): SavedVariant | undefined => saved?.productVariants?.find((v) => v.vid === vid);
 
-/** The brand starts empty: the supplier's name is not the product's brand (issue 23); the form asks for one. */
-export const DEFAULT_BRAND = '';
-
 /** A 24-character identifier marks an already-saved product (SPEC section 4). */
 export const isSavedProductId = (id: string) => SAVED_PRODUCT_ID_PATTERN.test(id);
 
-/** The slug the shop derives from the lower-cased English name. */
-export const slugFromName = (name: string) =>
-  name.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 180);
-
-export const lastCategoryLevel = (name: string) => (name.split(/\s*[>/]\s*/).filter(Boolean).pop() ?? '').trim();
 
 /** An unsaved supplier product: the spec's defaults (slug from the name, stock 100, price from sellPrice). */
-export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem, rule: PricingRule = DEFAULT_PRICING_RULE): CjFormSource {
+export function fromSupplierProduct(p: CjProductResponse, saved?: CjSavedItem, rule: PricingRule = DEFAULT_PRICING_RULE): CjFormSource {
   const costs = new Map(p.variants.map((v) => [v.vid, v.variantSellPrice]));
   const vid = saved && costs.has(saved.vid) ? saved.vid : (p.variants[0]?.vid ?? '');
   // A new import starts at the pricing rule's price for the chosen variant's cost, not at the cost.
@@ -74,8 +69,10 @@ export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem, rule: Pri
           price: rulePrice,
           image: p.bigImage,
           images: p.productImageSet.filter((src) => src !== p.bigImage),
-          category: lastCategoryLevel(p.categoryName),
-          brand: DEFAULT_BRAND,
+          // The closest of the shop's categories; when none is close the administrator chooses (or
+          // creates one on purpose), the supplier's own path shown beside the field.
+          category: p.suggestedCategory.isExisting ? p.suggestedCategory.category : '',
+          brand: SUPPLIER_DEFAULT_BRAND,
           countInStock: CJ_DEFAULT_STOCK,
           description: p.description,
           isTodaysDeal: false,
@@ -83,6 +80,7 @@ export function fromSupplierProduct(p: CjProduct, saved?: CjSavedItem, rule: Pri
           isOnSale: false,
           saleDiscount: 0,
         },
+    supplierCategory: p.categoryName,
     savedId: saved?._id ?? p.savedProductId,
     supplierCost: costs.get(vid) ?? null,
     isDiscontinued: Boolean(saved?.supplierDiscontinuedAt),
@@ -104,6 +102,7 @@ export function fromSavedItem(p: CjSavedItem): CjFormSource {
     }),
     supplierImages: [...new Set([p.bigImage, p.image, ...p.images].filter(Boolean))],
     initial: productToFormValues(p),
+    supplierCategory: '',
     savedId: p._id,
     supplierCost: p.supplierCost,
     isDiscontinued: Boolean(p.supplierDiscontinuedAt),

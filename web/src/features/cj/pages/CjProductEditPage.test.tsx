@@ -48,8 +48,9 @@ describe('Edit CJ Product', () => {
     await userEvent.clear(screen.getByLabelText('Price'));
     await userEvent.type(screen.getByLabelText('Price'), '15');
     expect(screen.getByTestId('cj-margin')).toHaveTextContent('Supplier cost $6.00 · Margin $9.00 (60%)');
-    // No brand is pre-filled (issue 23): the administrator types one.
-    expect(screen.getByLabelText('Brand')).toHaveValue('');
+    // The supplier's name is not the brand (issue 23): 'Unbranded' until the administrator types one, never 'Brand is required'.
+    expect(screen.getByLabelText('Brand')).toHaveValue('Unbranded');
+    await userEvent.clear(screen.getByLabelText('Brand'));
     await userEvent.type(screen.getByLabelText('Brand'), 'Acme');
     await userEvent.click(screen.getByRole('button', { name: 'Remove image /api/cj/offline-images/v1/mug-1.webp' }));
 
@@ -69,6 +70,30 @@ describe('Edit CJ Product', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/cj-products$/));
   });
 
+  it("starts in the shop's closest category; when none is close, with none chosen and the supplier's path shown", async () => {
+    const far = makeSupplierProduct({ categoryName: 'Computer & Office > Office & School Supplies > Notebooks', suggestedCategory: { category: 'Notebooks', isExisting: false } });
+    const api = mockApi({
+      [`GET cj/products/${far.pid}`]: () => ({ body: far }),
+      'GET products/categories': () => ({ body: ['Drinkware', 'Garden'] }),
+      'POST cj/products/save': () => ({ status: 201, body: { message: 'Product saved successfully!', product: makeSavedItem(), created: true } }),
+    });
+    renderEdit(far.pid);
+    const category = await screen.findByRole('combobox', { name: 'Category' });
+    expect(category).toHaveValue('');
+    expect(screen.getByText(/The supplier's category: Computer & Office > Office & School Supplies > Notebooks\./)).toHaveTextContent(
+      "None of the shop's categories is close: choose one, or New category… to add one.",
+    );
+    await userEvent.click(save());
+    expect(await screen.findByText('Category is required')).toBeInTheDocument();
+    expect(api.callsTo('POST cj/products/save')).toHaveLength(0);
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Garden' })).toBeInTheDocument());
+    await userEvent.selectOptions(category, 'Garden');
+    await userEvent.click(save());
+    await waitFor(() => expect(api.callsTo('POST cj/products/save')).toHaveLength(1));
+    // The brand was never typed: 'Unbranded' goes, not 'Brand is required'.
+    expect(api.callsTo('POST cj/products/save')[0]!.body).toMatchObject({ category: 'Garden', brand: 'Unbranded' });
+  });
+
   it('loads a saved product by its 24-character id', async () => {
     const saved = makeSavedItem({ name: 'Our Mug', price: 19.99 });
     const api = mockApi({ [`GET cj/products/saved/${saved._id}`]: () => ({ body: saved }) });
@@ -78,14 +103,15 @@ describe('Edit CJ Product', () => {
     expect(screen.getByRole('radio', { name: /Red/ })).toBeChecked();
     expect(screen.getByText('Saved')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh from supplier' })).toBeInTheDocument();
-    expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET cj/products/saved/${saved._id}`]);
+    expect(api.calls.map((c) => `${c.method} ${c.path}`).filter((c) => c !== 'GET products/categories')).toEqual([`GET cj/products/saved/${saved._id}`]);
   });
 
   it("validates with the product form's rules before saving", async () => {
     const api = mockApi({ [`GET cj/products/${product.pid}`]: () => ({ body: product }) });
     renderEdit(product.pid);
     await screen.findByLabelText('Name');
-    for (const label of ['Name', 'Slug', 'Category', 'Brand', 'Description', 'Main Image']) await userEvent.clear(screen.getByLabelText(label));
+    for (const label of ['Name', 'Slug', 'Brand', 'Description', 'Main Image']) await userEvent.clear(screen.getByLabelText(label));
+    await userEvent.selectOptions(screen.getByLabelText('Category'), 'Choose a category…');
     await userEvent.clear(screen.getByLabelText('Price'));
     await userEvent.type(screen.getByLabelText('Price'), '0');
     await userEvent.click(save());
@@ -102,7 +128,7 @@ describe('Edit CJ Product', () => {
     const bare = makeSupplierProduct({ variants: [] });
     const api = mockApi({ [`GET cj/products/${bare.pid}`]: () => ({ body: bare }) });
     renderEdit(bare.pid);
-    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    await screen.findByLabelText('Brand');
     await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Product variant ID is missing');
     expect(api.callsTo('POST cj/products/save')).toHaveLength(0);
@@ -114,7 +140,7 @@ describe('Edit CJ Product', () => {
       'POST cj/products/save': () => ({ status: 409, body: { message: 'Slug is already in use', code: 'CONFLICT', fieldErrors: { slug: 'Slug is already in use' } } }),
     });
     renderEdit(product.pid);
-    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    await screen.findByLabelText('Brand');
     await userEvent.click(await screen.findByRole('button', { name: 'Save CJ Product' }));
     expect(await screen.findByText('Slug is already in use')).toBeInTheDocument();
     expect(screen.getByLabelText('Slug')).toHaveAttribute('aria-invalid', 'true');
@@ -129,7 +155,7 @@ describe('Edit CJ Product', () => {
       }),
     });
     renderEdit(product.pid);
-    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    await screen.findByLabelText('Brand');
     const price = screen.getByLabelText('Price');
     await userEvent.clear(price);
     await userEvent.type(price, '1e1');
@@ -155,7 +181,7 @@ describe('Edit CJ Product', () => {
         : { status: 200, body: { message: 'Product saved successfully!', product: makeSavedItem(), created: false } }),
     });
     renderEdit(product.pid);
-    await userEvent.type(await screen.findByLabelText('Brand'), 'Acme');
+    await screen.findByLabelText('Brand');
     await userEvent.click(save());
     const dialog = await screen.findByRole('dialog', { name: "Sell below the supplier's cost?" });
     expect(dialog).toHaveTextContent('Price $0.01 is below the supplier cost $4.50');

@@ -35,7 +35,14 @@ export function ProductBuyBox({ product, canBuy = product.countInStock > 0, note
         {note && <li className="list-group-item small text-body-secondary">{note}</li>}
         {canBuy && (
           <li className="list-group-item d-grid">
-            <button type="button" className="btn btn-primary" onClick={() => void addToCart(product, variant)} disabled={isAdding || needsChoice}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              // Works from the first paint: a click before the app starts is kept and replayed (lib/early-clicks.ts).
+              data-early="add-to-cart"
+              onClick={() => void addToCart(product, variant)}
+              disabled={isAdding || needsChoice}
+            >
               Add to Cart
             </button>
             {needsChoice && <span className="small text-body-secondary mt-1">Choose a variant first.</span>}

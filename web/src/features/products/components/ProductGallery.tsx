@@ -36,6 +36,7 @@ export function ProductGallery({ name, image, images }: { name: string; image: s
                 className={`btn p-0 w-100 border ${i === selected ? 'border-primary border-2' : ''}`}
                 aria-label={`Show image ${i + 1} of ${all.length}`}
                 aria-pressed={i === selected}
+                data-early={`gallery:${i}`}
                 onClick={() => setSelected(i)}
               >
                 <img src={src} alt="" width={120} height={120} style={thumbStyle} loading="lazy" className="rounded" />

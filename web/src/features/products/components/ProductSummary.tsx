@@ -15,7 +15,7 @@ export function ProductSummary({ product, variant = null, children }: { product:
       <div className="mb-2">
         <Rating rating={product.rating} numReviews={product.numReviews} />
       </div>
-      <div className="mb-2">
+      <div className="mb-2" data-testid="headline-price">
         <span className="me-1">Price:</span>
         {!variant && product.priceRange ? (
           <FromPrice min={product.priceRange.min} />

@@ -90,7 +90,7 @@ export function ReviewForm({ product, onSubmitted }: ReviewFormProps) {
           {length} / {REVIEW_COMMENT_MAX} characters{isTooLong ? ` — ${length - REVIEW_COMMENT_MAX} too many` : ''}
         </div>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={createReview.isPending || isTooLong}>
+      <button type="submit" className="btn btn-primary" data-early="review-submit" disabled={createReview.isPending || isTooLong}>
         Submit
       </button>
     </form>

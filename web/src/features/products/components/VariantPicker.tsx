@@ -1,5 +1,6 @@
 import type { ProductOption, SellableVariant } from '@shop/contracts';
 import { useState } from 'react';
+import { earlyKey } from '../../../lib/early-clicks';
 import { formatMoney } from '../../../lib/format';
 
 /** How a variant is named to the shopper: a supplier variant's choice (colour, size...), else its name ("M / Red"). */
@@ -31,6 +32,7 @@ export function VariantPicker({ variants, options, chosenId, onChoose }: {
           <label
             key={v._id}
             className={`border rounded p-1 text-center small ${v._id === chosenId ? 'border-primary border-2' : ''}`}
+            data-early={earlyKey('variant', v._id)}
             style={{ width: '5.5rem', cursor: 'pointer' }}
           >
             <input
@@ -118,6 +120,7 @@ function OptionsPicker({ variants, options, chosenId, onChoose }: {
                 <label
                   key={value}
                   className={`shop-choice btn btn-sm ${isPicked ? 'btn-primary' : 'btn-outline-secondary'}${possible ? '' : ' disabled'}${soldOut ? ' text-decoration-line-through' : ''}`}
+                  data-early={earlyKey('option', o.name, value)}
                   style={{ minWidth: '2.75rem' }}
                 >
                   <input

@@ -38,6 +38,7 @@ export default function SearchPage() {
             className="btn btn-outline-secondary btn-sm d-lg-none mb-2"
             aria-expanded={showFilters}
             aria-controls="search-filters"
+            data-early="search-filters-toggle"
             onClick={() => setShowFilters((v) => !v)}
           >
             {showFilters ? 'Hide Filters' : 'Show Filters'}
@@ -59,7 +60,7 @@ export default function SearchPage() {
                     {resultsSummary(data.countProducts, filters)}
                   </span>
                   {hasActiveFilters(filters) && (
-                    <button type="button" className="btn btn-light btn-sm border" aria-label="Clear filters" onClick={() => navigate(paths.search)}>
+                    <button type="button" className="btn btn-light btn-sm border" aria-label="Clear filters" data-early="search-clear" onClick={() => navigate(paths.search)}>
                       <span aria-hidden="true">✕</span>
                     </button>
                   )}
