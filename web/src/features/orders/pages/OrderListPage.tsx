@@ -119,7 +119,7 @@ export default function OrderListPage() {
                     <td data-label="DELIVERED">{dateOrNo(order.isDelivered, order.deliveredAt)}</td>
                     <td data-label="STATUS"><OrderStatusBadge status={order.status} /></td>
                     <td data-label="ACTIONS" className="text-nowrap">
-                      <div className="d-flex flex-wrap flex-xl-nowrap gap-1">
+                      <div className="d-flex flex-wrap gap-1">
                         <Link to={paths.order(order._id)} className="btn btn-light btn-sm border" aria-label={`Details of order ${name}`}>Details</Link>
                         {order.isPaid && !order.isDelivered && !order.cancelledAt && order.status !== 'refunded' && (
                           <button type="button" className="btn btn-outline-success btn-sm" onClick={() => ask(order, 'deliver')} aria-label={`Deliver order ${name}`}>Deliver</button>
