@@ -104,8 +104,9 @@ export async function getCart(db: Executor, userId: string, notices: string[] = 
 /**
  * The cart answer from lines already read (findCartLines' shape and order): removes lines whose
  * product is gone and lowers quantities above stock, each with a notice (a statement only then).
+ * `keptDiscountCode`: the cart's discount code if the caller's statement read it (else one is asked).
  */
-export async function settleCart(db: Executor, userId: string, lines: CartLine[], notices: string[] = []): Promise<Cart> {
+export async function settleCart(db: Executor, userId: string, lines: CartLine[], notices: string[] = [], keptDiscountCode?: string | null): Promise<Cart> {
   const gone = lines.filter((l) => !isLineAvailable(l));
   if (gone.length) {
     const plain = gone.filter((l) => l.variantId === '');
@@ -140,7 +141,7 @@ export async function settleCart(db: Executor, userId: string, lines: CartLine[]
     discountLines.push(discountLineOf(line, quantity));
   }
   // The code applied to the cart, judged again for the cart as it is now (issue 34.1).
-  const discount = await findCartDiscount(db, userId, discountLines);
+  const discount = await findCartDiscount(db, userId, discountLines, keptDiscountCode);
   return { cartItems: items, ...(notices.length ? { notices } : {}), ...(discount ? { discount } : {}) };
 }
 

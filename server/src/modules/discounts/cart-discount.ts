@@ -32,8 +32,13 @@ export async function removeCartDiscount(db: Executor, userId: string): Promise<
   await db.delete(cartDiscounts).where(eq(cartDiscounts.userId, userId));
 }
 
-/** The code kept on the cart, judged again for the cart as it is now (null: none kept). */
-export async function findCartDiscount(db: Executor, userId: string, lines: DiscountLine[], now = new Date()): Promise<CartDiscount | null> {
-  const [kept] = await db.select({ code: cartDiscounts.code }).from(cartDiscounts).where(eq(cartDiscounts.userId, userId)).limit(1);
-  return kept ? judge(db, userId, kept.code, lines, now) : null;
+/**
+ * The code kept on the cart, judged again for the cart as it is now (null: none kept). `keptCode`:
+ * the code as the caller's own statement already read it (null: none), saving a round trip.
+ */
+export async function findCartDiscount(db: Executor, userId: string, lines: DiscountLine[], keptCode?: string | null, now = new Date()): Promise<CartDiscount | null> {
+  const code = keptCode !== undefined
+    ? keptCode
+    : ((await db.select({ code: cartDiscounts.code }).from(cartDiscounts).where(eq(cartDiscounts.userId, userId)).limit(1))[0]?.code ?? null);
+  return code ? judge(db, userId, code, lines, now) : null;
 }
