@@ -116,6 +116,7 @@ describe('Header', () => {
       ['Orders', '/admin/orders'],
       ['Products', '/admin/products'],
       ['Supplier catalogue', '/admin/cj-products'],
+      ['Discounts', '/admin/discounts'],
       ['Users', '/admin/users'],
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
