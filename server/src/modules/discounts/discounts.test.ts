@@ -1,7 +1,8 @@
 import type { Cart, Discount, DiscountListResponse, DiscountMessageResponse, Order, OrderResponse, OrderSummary, RefundResponse } from '@shop/contracts';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discountUses, products, productVariants } from '../../db/schema.ts';
+import { discountUses, outbox, products, productVariants } from '../../db/schema.ts';
+import { openMail } from '../../lib/mailer.ts';
 import { newId } from '../../lib/ids.ts';
 import { addToCart, call, createProduct, sampleAddress, stockOf } from '../../test/commerce-factories.ts';
 import { createAdmin, createTestApp, createUser, TEST_DB, type TestApp, type TestUser } from '../../test/test-app.ts';
@@ -308,5 +309,8 @@ describe(`discount codes on ${TEST_DB}`, () => {
     expect(refund.status).toBe(201);
     expect(refund.body.order).toMatchObject({ refundedAmount: 27, status: 'refunded' });
     expect(refund.body.refund).toMatchObject({ amount: 27, extraAmount: -3 });
+    const [mail] = (await t.database.db.select().from(outbox).where(and(eq(outbox.to, u.email), eq(outbox.subject, `Refund for your order #${placed.body.number}`))))
+      .map((m) => openMail(m, t.app.ctx.mailSealer));
+    expect(mail!.text).toContain("Less the order's discount: -$3.00");
   });
 });
