@@ -260,6 +260,21 @@ describe(`discount codes on ${TEST_DB}`, () => {
       expect(await usesOf(d._id)).toBe(2);
     });
 
+    it('a double submit of an order that used the code is answered the first order, not "already used"', async () => {
+      const p = await createProduct(t, { price: 10, countInStock: 100 });
+      const d = await createDiscount({ kind: 'fixed', value: 1, perCustomerLimit: 1, usageLimit: 1 });
+      const u = await createUser(t);
+      await addToCart(t, u, p.id, 2);
+      const [first, second] = await Promise.all([order(u, d.code), order(u, d.code)]);
+      expect([first.status, second.status].sort()).toEqual([200, 201]); // the repeat answers the order already placed
+      expect(second.body._id).toBe(first.body._id);
+      expect(second.body).toMatchObject({ discountCode: d.code, discountPrice: 1, totalPrice: 19 });
+      expect(await usesOf(d._id)).toBe(1);
+      expect(await stockOf(t, p.id)).toBe(98);
+      // Another address is another order: the code is used.
+      expect(await order(u, d.code, sampleAddress(5))).toEqual(refused(M.usedUp));
+    });
+
     it('a use is given back when an unpaid order expires, and when it is cancelled; a paid order keeps it', async () => {
       const p = await createProduct(t, { price: 10, countInStock: 100 });
       const d = await createDiscount({ kind: 'fixed', value: 1, usageLimit: 1 });

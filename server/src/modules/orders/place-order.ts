@@ -190,6 +190,28 @@ async function takeStockAndWrite(
 }
 
 /**
+ * The customer's unpaid order of the last DOUBLE_SUBMIT_WINDOW_MS placed with this code, the same
+ * address and the same lines (takeStockAndWrite's double-submit rule, for an order whose code the
+ * first submit has used up), or null.
+ */
+async function findDiscountedDoubleSubmit(
+  tx: Tx, input: { userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; code: string; now: Date },
+): Promise<string | null> {
+  // The lines come sorted as the order's statement sorts them (product id, then variant id).
+  const sig = input.lines.map((l) => `${l.productId}:${l.variantId}:${l.quantity}`).join(',');
+  const { rows } = (await tx.execute(sql`
+    select o.id from ${orders} o
+    where o.user_id = ${input.userId}::char(24) and not o.is_paid and o.stock_released_at is null
+      and o.created_at > ${new Date(input.now.getTime() - DOUBLE_SUBMIT_WINDOW_MS).toISOString()}::timestamptz
+      and o.expires_at > ${input.now.toISOString()}::timestamptz
+      and lower(o.discount_code) = lower(${input.code.trim()}) and o.shipping_address = ${JSON.stringify(input.shippingAddress)}::jsonb
+      and (select string_agg(oi.product_id || ':' || coalesce(oi.variant_id::text, '') || ':' || oi.quantity, ',' order by oi.product_id, coalesce(oi.variant_id::text, ''))
+           from ${orderItems} oi where oi.order_id = o.id) = ${sig}::text
+    order by o.created_at desc limit 1`)) as unknown as { rows: Array<{ id: string }> };
+  return rows[0]?.id ?? null;
+}
+
+/**
  * Places an order from the user's server cart. Prices come from the database (final_price), never
  * from the request; stock is taken with a conditional update in the same transaction, so no number
  * of concurrent orders can take more than exists. The cart is kept until the order is paid.
@@ -206,14 +228,22 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
     // Sorted by product id: every transaction locks product rows in the same order.
     const freightLines = cart.filter((l) => l.product?.cjData != null && l.variant).map((l) => ({ vid: l.variant!.vid, quantity: l.quantity }));
     const shippingPrice = input.shipping ? input.shipping(freightLines, shippingAddress.country) : SHIPPING_PRICE;
-    // A discount code is checked again here, under its row's lock, from the database's prices (issue 34.1).
-    const discountLines = body.discountCode ? cart.map((l) => discountLineOf(l)) : [];
-    const discount = body.discountCode
-      ? await checkDiscountForOrder(tx, { code: body.discountCode, userId, lines: discountLines, shippingPrice, now })
-      : null;
     const orderId = newId(now.getTime());
     const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
       .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.variantId < b.variantId ? -1 : 1));
+    // A discount code is checked again here, under its row's lock, from the database's prices (issue 34.1).
+    const discountLines = body.discountCode ? cart.map((l) => discountLineOf(l)) : [];
+    let discount: OrderDiscount | null = null;
+    if (body.discountCode) {
+      try {
+        discount = await checkDiscountForOrder(tx, { code: body.discountCode, userId, lines: discountLines, shippingPrice, now });
+      } catch (refusal) {
+        // The second of a double submit finds the code used by the first: it is answered the first order.
+        const first = await findDiscountedDoubleSubmit(tx, { userId, lines, shippingAddress, code: body.discountCode, now });
+        if (first) return { orderId: first, created: false };
+        throw refusal;
+      }
+    }
     const placed = await takeStockAndWrite(tx, {
       orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
       shippingPrice,
