@@ -313,6 +313,10 @@ describe(`discount codes on ${TEST_DB}`, () => {
     const placed = await order(u, d.code);
     expect(placed.body).toMatchObject({ itemsPrice: 30, discountPrice: 3, totalPrice: 27 });
     expect((await call(t, u, 'PUT', `/api/orders/${placed.body._id}/pay`, { demo: true })).status).toBe(200);
+    const mailTo = async (subject: string) => (await t.database.db.select().from(outbox).where(and(eq(outbox.to, u.email), eq(outbox.subject, subject))))
+      .map((m) => openMail(m, t.app.ctx.mailSealer))[0]!;
+    const confirmation = await mailTo(`Order confirmation #${placed.body.number}`);
+    expect(confirmation.text).toContain(`Items: $30.00\nDiscount (${d.code}): -$3.00\nShipping: $0.00\nTax: $0.00\nTotal: $27.00 USD`);
     const after = (await call<OrderSummary>(t, admin, 'GET', '/api/orders/summary')).body.discounts!;
     expect(after.numOrders - before.numOrders).toBe(1);
     expect(Math.round((after.totalGiven - before.totalGiven) * 100)).toBe(300);
@@ -324,8 +328,6 @@ describe(`discount codes on ${TEST_DB}`, () => {
     expect(refund.status).toBe(201);
     expect(refund.body.order).toMatchObject({ refundedAmount: 27, status: 'refunded' });
     expect(refund.body.refund).toMatchObject({ amount: 27, extraAmount: -3 });
-    const [mail] = (await t.database.db.select().from(outbox).where(and(eq(outbox.to, u.email), eq(outbox.subject, `Refund for your order #${placed.body.number}`))))
-      .map((m) => openMail(m, t.app.ctx.mailSealer));
-    expect(mail!.text).toContain("Less the order's discount: -$3.00");
+    expect((await mailTo(`Refund for your order #${placed.body.number}`)).text).toContain("Less the order's discount: -$3.00");
   });
 });

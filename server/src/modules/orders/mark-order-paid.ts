@@ -149,6 +149,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
     ...lines,
     '',
     `Items: ${money(order.itemsPrice)}`,
+    ...(order.discountCode ? [`Discount (${order.discountCode}): -${money(order.discountPrice ?? 0)}`] : []),
     `Shipping: ${money(order.shippingPrice)}`,
     `Tax: ${money(order.taxPrice)}`,
     `Total: ${money(order.totalPrice)} USD`,
