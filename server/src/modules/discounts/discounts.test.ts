@@ -118,6 +118,20 @@ describe(`discount codes on ${TEST_DB}`, () => {
       expect(removed.body.discount).toBeUndefined();
     });
 
+    it('a code switched off or deleted after it was applied reads as not valid in the cart and is refused at checkout', async () => {
+      const u = await createUser(t);
+      const p = await createProduct(t, { price: 10, countInStock: 10 });
+      const d = await createDiscount({ kind: 'fixed', value: 2 });
+      await addToCart(t, u, p.id, 1);
+      expect((await applyCode(u, d.code)).body.discount).toMatchObject({ amount: 2, isValid: true });
+      await call(t, admin, 'PUT', `/api/discounts/${d._id}`, { code: d.code, kind: 'fixed', value: 2, enabled: false });
+      expect((await call<Cart>(t, u, 'GET', '/api/cart')).body.discount).toEqual({ code: d.code, amount: 0, message: M.unknown, isValid: false, kind: 'fixed' });
+      expect(await order(u, d.code)).toEqual(refused(M.unknown));
+      await call(t, admin, 'DELETE', `/api/discounts/${d._id}`);
+      expect((await call<Cart>(t, u, 'GET', '/api/cart')).body.discount).toMatchObject({ code: d.code, amount: 0, message: M.unknown, isValid: false });
+      expect(await stockOf(t, p.id)).toBe(10);
+    });
+
     it('refuses each code that cannot be used, with its reason, and keeps none', async () => {
       const u = await createUser(t);
       const p = await createProduct(t, { price: 10, countInStock: 10, category: 'Garden' });
