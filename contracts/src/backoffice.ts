@@ -36,8 +36,8 @@ const wholeQueryNumber = (label: string, fallback: number, max: number, tooLarge
       }
       return parsed.ok ? parsed.value : fallback;
     });
-const pageParam = wholeQueryNumber('Page', 1, 100_000, 'Page is too large');
-const pageSizeParam = (fallback: number, max: number) => wholeQueryNumber('Page size', fallback, max, `Page size must be at most ${max}`);
+export const pageParam = wholeQueryNumber('Page', 1, 100_000, 'Page is too large');
+export const pageSizeParam = (fallback: number, max: number) => wholeQueryNumber('Page size', fallback, max, `Page size must be at most ${max}`);
 
 export const adminUserSchema = z.object({
   _id: idSchema,
@@ -115,6 +115,8 @@ export const orderSummarySchema = z.object({
   dailyOrders: z.array(z.object({ _id: z.string(), sales: z.number(), orders: z.number().int(), refunds: z.number() })),
   productCategories: z.array(z.object({ _id: z.string(), count: z.number().int() })),
   range: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+  /** Discount codes given on orders paid in the period (by payment day, UTC): the amount taken off, and how many orders. */
+  discounts: z.object({ totalGiven: z.number(), numOrders: z.number().int() }).optional(),
   /** The same figures for the period of equal length just before. */
   previous: periodFigures.extend({ from: z.string(), to: z.string(), newUsers: z.number().int(), totalRefunds: z.number() }),
 });

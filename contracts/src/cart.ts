@@ -3,6 +3,7 @@ import { wholeNumberField } from './number-fields.ts';
 import { idSchema } from './common.ts';
 import { CART_MAX_LINES, CART_MAX_QUANTITY } from './constants.ts';
 import { cjDataSchema, productSchema } from './products.ts';
+import { cartDiscountSchema } from './discounts.ts';
 
 /**
  * Cart API (all routes need a signed-in user; every response is the whole cart, `Cart`):
@@ -41,6 +42,8 @@ export const cartSchema = z.object({
   cartItems: z.array(cartItemSchema),
   /** Human-readable changes the server made (a product was removed, a quantity was capped at stock). */
   notices: z.array(z.string()).optional(),
+  /** The discount code applied to the cart (POST cart/discount), recomputed on every answer; null: none. */
+  discount: cartDiscountSchema.nullable().optional(),
 });
 export type Cart = z.infer<typeof cartSchema>;
 

@@ -19,3 +19,4 @@ export * from './dev-mailbox.ts';
 export * from './pages.ts';
 export * from './product-options.ts';
 export * from './slugs.ts';
+export * from './discounts.ts';

@@ -166,6 +166,9 @@ export const orderSchema = z.object({
   itemsPrice: z.number(),
   shippingPrice: z.number(),
   taxPrice: z.number(),
+  /** The discount code used (null: none) and what it took off: totalPrice = itemsPrice - discountPrice + shippingPrice + taxPrice. */
+  discountCode: z.string().nullable().optional(),
+  discountPrice: z.number().optional(),
   totalPrice: z.number(),
   currency: z.literal('USD'),
   isPaid: z.boolean(),
@@ -207,6 +210,8 @@ export const placeOrderBodySchema = z.object({
   /** ...or an address typed at checkout. One of the two is required. */
   shippingAddress: shippingAddressBodySchema.optional(),
   paymentMethod: z.enum(PAYMENT_METHODS, { error: 'Payment method is not supported' }).default(DEFAULT_PAYMENT_METHOD),
+  /** A discount code, checked again by the server ('' or absent: none). */
+  discountCode: z.string({ error: 'Discount code must be text' }).trim().max(100, 'Discount code is too long').optional(),
 });
 export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
 

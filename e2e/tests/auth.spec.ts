@@ -234,7 +234,7 @@ test.describe('guards', () => {
     // The storefront header's Admin menu (the back office has its own sidebar instead).
     await page.getByRole('banner').getByRole('link', { name: 'View store' }).click();
     await page.getByRole('button', { name: 'Admin', exact: true }).click();
-    for (const name of ['Dashboard', 'Products', 'Orders', 'Users', 'Leads', 'Chats', 'Supplier catalogue', 'Pages']) {
+    for (const name of ['Dashboard', 'Products', 'Orders', 'Users', 'Leads', 'Chats', 'Supplier catalogue', 'Discounts', 'Pages']) {
       await expect(page.locator('.dropdown-menu.show').getByRole('link', { name, exact: true })).toBeVisible();
     }
   });

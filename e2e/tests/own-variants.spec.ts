@@ -113,7 +113,7 @@ test('an administrator creates a T-shirt in sizes; a shopper buys size M and see
     await shopper.getByRole('button', { name: 'Continue' }).click();
     await expect(shopper).toHaveURL(/\/placeorder$/);
     await expect(shopper.getByText('Variant: M')).toBeVisible();
-    // (A discount code is entered here, once the shop has them.)
+    // (discounts.spec.ts takes the same journey with a discount code.)
     await shopper.getByRole('button', { name: 'Place Order' }).click();
     await expect(shopper).toHaveURL(/\/order\/[0-9a-f]{24}$/);
   });

@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Executor } from './db/client.ts';
-import { jobs } from './db/schema.ts';
+import { discounts, jobs } from './db/schema.ts';
+import { newId } from './lib/ids.ts';
 import { authPlugin, listRegisteredRoutes, startSession, ACCESS_COOKIE, REFRESH_COOKIE, type RegisteredRoute } from './lib/auth.ts';
 import { createTokenSigner } from './lib/tokens.ts';
 import { latestMailTo, tokenFromLink } from './modules/users/users.test-helpers.ts';
@@ -84,6 +85,12 @@ const sessionCookie = (s: { accessToken: string; refreshToken: string }) => `${A
 const BOUNDARY = 'access-matrix-boundary';
 let uniq = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(uniq += 1)}`;
+/** A discount code to read, change or delete (written straight to the database). */
+async function freshDiscount(w: World): Promise<string> {
+  const id = newId();
+  await w.t.database.db.insert(discounts).values({ id, code: unique('AMX').toUpperCase(), kind: 'percent', value: 10 });
+  return id;
+}
 
 /** The mailed token (confirm-signup, reset-password, newsletter) after a request that sends one. */
 async function mailedToken(t: TestApp, to: string, path: string): Promise<string> {
@@ -207,6 +214,8 @@ export const MATRIX: Record<string, Declaration> = {
   'PUT /api/cart/items': { expect: signedIn(400), request: () => ({ body: { quantity: 1 } }) },
   'DELETE /api/cart/items': { expect: signedIn(400) },
   'DELETE /api/cart': { expect: signedIn(200) },
+  'POST /api/cart/discount': { expect: signedIn(400), request: () => ({ body: { code: 'NO-SUCH-CODE' } }) },
+  'DELETE /api/cart/discount': { expect: signedIn(200) },
   'POST /api/cart/merge': { expect: signedIn(200), request: (w) => ({ body: { items: [{ productId: w.productId, quantity: 1 }] } }) },
 
   // address book: the customer's address, 404 to anyone else (administrators too)
@@ -323,6 +332,16 @@ export const MATRIX: Record<string, Declaration> = {
     request: (w) => ({ params: { id: w.users.customer.id }, body: { name: w.users.customer.name, email: w.users.customer.email, isAdmin: false } }),
   },
   'DELETE /api/users/:id': { expect: adminOnly(200), request: async (w) => ({ params: { id: (await w.freshUser()).id } }) },
+
+  // discount codes (back office, issue 34.1)
+  'GET /api/discounts': { expect: adminOnly(200) },
+  'POST /api/discounts': { expect: adminOnly(201), request: () => ({ body: { code: unique('AM').replace(/[^A-Za-z0-9_-]/g, ''), kind: 'percent', value: 10 } }) },
+  'GET /api/discounts/:id': { expect: adminOnly(200), request: async (w) => ({ params: { id: await freshDiscount(w) } }) },
+  'PUT /api/discounts/:id': {
+    expect: adminOnly(200),
+    request: async (w) => ({ params: { id: await freshDiscount(w) }, body: { code: unique('AMPUT').replace(/[^A-Za-z0-9_-]/g, ''), kind: 'fixed', value: 5 } }),
+  },
+  'DELETE /api/discounts/:id': { expect: adminOnly(200), request: async (w) => ({ params: { id: await freshDiscount(w) } }) },
 
   // leads (back office)
   'GET /api/chat/leads': { expect: adminOnly(200) },

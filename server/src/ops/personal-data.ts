@@ -18,9 +18,12 @@ export type PersonalDataKind = keyof typeof PERSONAL_DATA_KINDS;
 
 export const TABLE_PERSONAL_DATA: Record<string, readonly PersonalDataKind[]> = {
   addresses: ['contact'],
+  cart_discounts: ['purchases'], // the discount code a shopper applied to their cart
   cart_items: ['purchases'],
   chat_conversations: ['identity', 'messages'],
   chat_messages: ['identity', 'messages'],
+  discount_uses: ['purchases'], // which customer's order holds a use of a discount code
+  discounts: [], // the shop's discount codes
   email_changes: ['identity', 'credentials'], // the new address waiting for confirmation, its hashed link
   faq_entries: [], // the shop's FAQ (pages module)
   idempotency_keys: ['contact', 'purchases'], // the first answer to a checkout, payment, refund or cancel (24 h)

@@ -20,6 +20,8 @@ const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
 const NotFoundPage = lazyPage(() => import('../components/NotFoundPage'));
 const AdminPagesPage = lazyPage(() => import('../features/pages/pages/AdminPagesPage'));
 const PageEditPage = lazyPage(() => import('../features/pages/pages/PageEditPage'));
+const DiscountListPage = lazyPage(() => import('../features/discounts/pages/DiscountListPage'));
+const DiscountEditPage = lazyPage(() => import('../features/discounts/pages/DiscountEditPage'));
 
 /**
  * The routes under /admin/ (router.tsx sends /admin/* here), relative to it, inside the back office's
@@ -44,6 +46,9 @@ const adminPages: RouteObject[] = [
   { path: 'cj-product-edit/:pid', element: page(CjProductEditPage) },
   { path: 'pages', element: page(AdminPagesPage) },
   { path: 'page/:slug', element: page(PageEditPage) },
+  { path: 'discounts', element: page(DiscountListPage) },
+  { path: 'discount/:id', element: page(DiscountEditPage) },
+  { path: 'discount', element: page(DiscountEditPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

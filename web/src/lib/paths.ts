@@ -39,6 +39,9 @@ export const paths = {
     cjProductEdit: (pid: string) => `/admin/cj-product-edit/${encodeURIComponent(pid)}`,
     pages: '/admin/pages',
     page: (slug: string) => `/admin/page/${encodeURIComponent(slug)}`,
+    discounts: '/admin/discounts',
+    discount: (id: string) => `/admin/discount/${id}`,
+    newDiscount: '/admin/discount',
   },
 } as const;
 

@@ -112,6 +112,9 @@ export const orders = pgTable(
      * list and read, its row kept with its payment and refunds for the books.
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The discount code used (0100; null: none) and what it took off the order. */
+    discountCode: text('discount_code'),
+    discountPrice: money('discount_price').default(0),
   },
   (t) => [
     index('orders_user_id_idx').on(t.userId, t.createdAt),
@@ -120,6 +123,7 @@ export const orders = pgTable(
     index('orders_unpaid_expiry_idx').on(t.expiresAt).where(sql`NOT is_paid AND stock_released_at IS NULL`),
     uniqueIndex('orders_payment_id_key').on(t.paymentId),
     uniqueIndex('orders_number_key').on(t.number),
+    index('orders_discounted_paid_idx').on(t.paidAt).where(sql`is_paid AND discount_price > 0`),
   ],
 );
 

@@ -5,7 +5,8 @@ import { SMALL_JSON_COMPRESSION as compress } from '../../lib/compression.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { cartLeadJobSql } from '../leads/index.ts';
 import * as s from './cart.schemas.ts';
-import { clearCart, getCart, removeCartItem } from './get-cart.ts';
+import { applyCartDiscount, removeCartDiscount } from '../discounts/index.ts';
+import { clearCart, discountLineOf, findCartLines, getCart, isLineAvailable, removeCartItem } from './get-cart.ts';
 import { mergeCart } from './merge-cart.ts';
 import { setCartItem, type WrittenLine } from './set-cart-item.ts';
 
@@ -62,6 +63,21 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete('/cart', { config: user, schema: s.clearCartSchema, compress }, async (request) => {
     const userId = requireUser(request).id;
     await clearCart(db, userId);
+    return getCart(db, userId);
+  });
+
+  // A discount code on the cart (issue 34.1): kept only when it applies to the cart as it is (400
+  // with the reason otherwise); every cart answer judges it again. Checkout checks it once more.
+  app.post('/cart/discount', { config: user, schema: s.applyCartDiscountSchema, compress }, async (request) => {
+    const userId = requireUser(request).id;
+    const lines = (await findCartLines(db, userId)).filter(isLineAvailable).map((l) => discountLineOf(l));
+    await applyCartDiscount(db, userId, request.body.code, lines);
+    return getCart(db, userId);
+  });
+
+  app.delete('/cart/discount', { config: user, schema: s.removeCartDiscountSchema, compress }, async (request) => {
+    const userId = requireUser(request).id;
+    await removeCartDiscount(db, userId);
     return getCart(db, userId);
   });
 

@@ -1,5 +1,5 @@
 import {
-  addCartItemBodySchema, cartSchema, errorResponseSchema, mergeCartBodySchema, updateCartItemBodySchema,
+  addCartItemBodySchema, applyCartDiscountBodySchema, cartSchema, errorResponseSchema, mergeCartBodySchema, updateCartItemBodySchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -18,3 +18,7 @@ export const removeCartItemSchema = {
 export const missingProductIdSchema = { tags: ['cart'], response: { 400: errorResponseSchema } };
 export const clearCartSchema = { tags: ['cart'], response: { 200: cartSchema, ...errors } };
 export const mergeCartSchema = { tags: ['cart'], body: mergeCartBodySchema, response: { 200: cartSchema, ...errors } };
+export const applyCartDiscountSchema = {
+  tags: ['cart'], summary: 'Apply a discount code to the cart', body: applyCartDiscountBodySchema, response: { 200: cartSchema, ...errors },
+};
+export const removeCartDiscountSchema = { tags: ['cart'], summary: 'Remove the discount code from the cart', response: { 200: cartSchema, ...errors } };

@@ -3,8 +3,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { readColumns } from '../../db/raw-rows.ts';
 import { cartItems, products, productVariants } from '../../db/schema.ts';
+import { finalPrice } from '../../lib/money.ts';
+import { findCartDiscount, removeCartDiscount, type DiscountLine } from '../discounts/index.ts';
 import { hasOptions } from '../products/index.ts';
-import { variantColumns, type VariantRow } from '../supplier/index.ts';
+import { variantColumns, variantFinalPrice, type VariantRow } from '../supplier/index.ts';
 import { cartProductColumns, presentCartItem, type CartProductRow } from './cart.presenter.ts';
 
 export interface CartLine {
@@ -68,6 +70,22 @@ export async function findCartLines(db: Executor, userId: string): Promise<CartL
 export const isLineAvailable = (l: Pick<CartLine, 'product' | 'variant' | 'variantId'>): boolean =>
   isAvailable(l.product) && (l.variantId === '' ? !hasOptions(l.product) : (!!l.variant && l.variant.enabled));
 
+/**
+ * A sellable line as a discount code sees it: the unit price the shopper pays now and, for a
+ * supplier line, what the supplier charges us per unit (the floor a discount keeps to).
+ */
+export function discountLineOf(line: CartLine, quantity = line.quantity): DiscountLine {
+  const p = line.product!;
+  const isSupplierLine = p.cjData != null;
+  return {
+    productId: line.productId,
+    category: p.category,
+    unitPrice: line.variant ? variantFinalPrice(line.variant, p) : finalPrice(p),
+    quantity,
+    supplierCost: isSupplierLine ? (line.variant?.supplierCost ?? null) : null,
+  };
+}
+
 /** Where one cart line is (user, product, variant). */
 const lineWhere = (userId: string, productId: string, variantId: string) =>
   and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.variantId, variantId));
@@ -86,8 +104,9 @@ export async function getCart(db: Executor, userId: string, notices: string[] = 
 /**
  * The cart answer from lines already read (findCartLines' shape and order): removes lines whose
  * product is gone and lowers quantities above stock, each with a notice (a statement only then).
+ * `keptDiscountCode`: the cart's discount code if the caller's statement read it (else one is asked).
  */
-export async function settleCart(db: Executor, userId: string, lines: CartLine[], notices: string[] = []): Promise<Cart> {
+export async function settleCart(db: Executor, userId: string, lines: CartLine[], notices: string[] = [], keptDiscountCode?: string | null): Promise<Cart> {
   const gone = lines.filter((l) => !isLineAvailable(l));
   if (gone.length) {
     const plain = gone.filter((l) => l.variantId === '');
@@ -102,6 +121,7 @@ export async function settleCart(db: Executor, userId: string, lines: CartLine[]
     }
   }
   const items: CartItem[] = [];
+  const discountLines: DiscountLine[] = [];
   for (const line of lines) {
     const p = line.product;
     if (!isLineAvailable(line) || !isAvailable(p)) continue;
@@ -118,13 +138,17 @@ export async function settleCart(db: Executor, userId: string, lines: CartLine[]
       }
     }
     items.push(presentCartItem(p, quantity, line.variant));
+    discountLines.push(discountLineOf(line, quantity));
   }
-  return notices.length ? { cartItems: items, notices } : { cartItems: items };
+  // The code applied to the cart, judged again for the cart as it is now (issue 34.1).
+  const discount = await findCartDiscount(db, userId, discountLines, keptDiscountCode);
+  return { cartItems: items, ...(notices.length ? { notices } : {}), ...(discount ? { discount } : {}) };
 }
 
 /** Empties the user's cart (after payment, or on request). */
 export async function clearCart(db: Executor, userId: string): Promise<void> {
   await db.delete(cartItems).where(eq(cartItems.userId, userId));
+  await removeCartDiscount(db, userId);
 }
 
 /** Removes one line (all of the product's lines when no variant is named); a missing line is not an error. */

@@ -4,7 +4,7 @@ import {
 } from '@shop/contracts';
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { cartItems, products, productVariants } from '../../db/schema.ts';
+import { cartDiscounts, cartItems, products, productVariants } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import { assertNoneDiscontinued, findVariants, type VariantRow } from '../supplier/index.ts';
@@ -152,13 +152,14 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
     )${also}
     select * from (
       select 0 as kind, p.id as line_product_id, ''::text as line_variant_id, null::int as line_quantity, null::text as line_name, null::timestamptz as line_created_at,
-        ${productList('p')}, ${variantList('nv')}, exists (select 1 from ${productVariants} pv where pv.product_id = p.id) as has_variants
+        ${productList('p')}, ${variantList('nv')}, exists (select 1 from ${productVariants} pv where pv.product_id = p.id) as has_variants,
+        (select d.code from ${cartDiscounts} d where d.user_id = ${userId}::char(24)) as cart_discount_code
       from p left join ${productVariants} nv on false
       union all
-      select 1, w.product_id, '', w.quantity, w.name, w.created_at, ${productList('p')}, ${variantList('nv')}, false
+      select 1, w.product_id, '', w.quantity, w.name, w.created_at, ${productList('p')}, ${variantList('nv')}, false, null
       from written w cross join p left join ${productVariants} nv on false
       union all
-      select 2, c.product_id, c.variant_id, c.quantity, c.name, c.created_at, ${productList('cp')}, ${variantList('cv')}, false
+      select 2, c.product_id, c.variant_id, c.quantity, c.name, c.created_at, ${productList('cp')}, ${variantList('cv')}, false, null
       from ${cartItems} c left join ${products} cp on cp.id = c.product_id
       left join ${productVariants} cv on cv.id::text = c.variant_id and cv.product_id = c.product_id
       where c.user_id = ${userId}::char(24) and not (c.product_id = ${productId}::char(24) and c.variant_id = '' and exists (select 1 from written))
@@ -178,6 +179,6 @@ async function addCartItem(db: Db, userId: string, productId: string, quantity: 
     throw badRequest(`A cart holds at most ${CART_MAX_LINES} products`);
   }
   const lines = rows.filter((r) => r.kind !== 0).map(readCartLine);
-  return settleCart(db, userId, lines);
+  return settleCart(db, userId, lines, [], (first?.cart_discount_code as string | null | undefined) ?? null);
 }
 

@@ -1,7 +1,7 @@
 import { SUMMARY_DEFAULT_DAYS, SUMMARY_MAX_DAYS, type OrderSummary, type SummaryQuery } from '@shop/contracts';
 import { and, asc, desc, gt, gte, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { productCategoryCounts, salesDaily, users } from '../../db/schema.ts';
+import { orders, productCategoryCounts, salesDaily, users } from '../../db/schema.ts';
 import { badRequest } from '../../lib/errors.ts';
 
 const DAY_MS = 86_400_000;
@@ -33,7 +33,7 @@ export async function getOrderSummary(db: Executor, query: SummaryQuery, now = n
   const startInclusive = new Date(msOf(range.from)).toISOString();
   const prevStart = new Date(msOf(prevFrom)).toISOString();
 
-  const [dailyRows, userRows, categoryRows] = await Promise.all([
+  const [dailyRows, userRows, categoryRows, discountRows] = await Promise.all([
     db.select({
       day: salesDaily.day,
       sales: sql<string>`sum(${salesDaily.sales})`,
@@ -49,6 +49,9 @@ export async function getOrderSummary(db: Executor, query: SummaryQuery, now = n
     }).from(users),
     db.select().from(productCategoryCounts).where(gt(productCategoryCounts.count, 0))
       .orderBy(desc(productCategoryCounts.count), asc(productCategoryCounts.category)),
+    // Discounts given (issue 34.1): paid orders of the period that used a code (orders_discounted_paid_idx).
+    db.select({ given: sql<string>`coalesce(sum(${orders.discountPrice}), 0)`, n: sql<number>`count(*)::int` }).from(orders)
+      .where(and(sql`${orders.isPaid} and ${orders.discountPrice} > 0`, gte(orders.paidAt, new Date(startInclusive)), sql`${orders.paidAt} < ${endExclusive}::timestamptz`)),
   ]);
 
   // Sums in cents: the rollup's numerics are exact, JavaScript's floats are not.
@@ -85,6 +88,7 @@ export async function getOrderSummary(db: Executor, query: SummaryQuery, now = n
     dailyOrders,
     productCategories: categoryRows.map((r) => ({ _id: r.category || 'Uncategorized', count: r.count })),
     range,
+    discounts: { totalGiven: cents(discountRows[0]?.given) / 100, numOrders: discountRows[0]?.n ?? 0 },
     previous: {
       from: prevFrom, to: prevTo, totalSales: (prevPaid - prevRefunds) / 100, numOrders: prevOrders, numUsers: u.prevNumUsers, newUsers: u.prevNewUsers,
       totalRefunds: prevRefunds / 100,

@@ -3,7 +3,7 @@ import { and, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { jsonValue, readColumns } from '../../db/raw-rows.ts';
-import { cartItems, orders, users, type StoredPaymentResult } from '../../db/schema.ts';
+import { cartDiscounts, cartItems, orders, users, type StoredPaymentResult } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/money.ts';
 import type { Mail, Mailer, MailRecording } from '../../lib/mailer.ts';
@@ -80,6 +80,8 @@ async function payWithoutSupplierLines(db: Db, input: MarkPaidInput, now: Date):
       returning o.*
     ), cleared as (
       delete from ${cartItems} c where c.user_id = ${input.clearCartOf}::char(24) and exists (select 1 from paid)
+    ), cleared_discount as (
+      delete from ${cartDiscounts} d where d.user_id = ${input.clearCartOf}::char(24) and exists (select 1 from paid)
     ), ${orderEventCte('paid_event', 'paid', { type: 'paid', data: paidEventData(input.payment), at: now })}${mail ? sql`, ${mail.ctes}` : sql``}
     select row_to_json(paid) as "order" from paid`)) as unknown as { rows: Array<{ order: unknown }> };
   const row = rows[0]?.order;
@@ -147,6 +149,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
     ...lines,
     '',
     `Items: ${money(order.itemsPrice)}`,
+    ...(order.discountCode ? [`Discount (${order.discountCode}): -${money(order.discountPrice ?? 0)}`] : []),
     `Shipping: ${money(order.shippingPrice)}`,
     `Tax: ${money(order.taxPrice)}`,
     `Total: ${money(order.totalPrice)} USD`,

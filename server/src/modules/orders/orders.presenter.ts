@@ -90,6 +90,8 @@ export function presentOrder(found: OrderWithLines, now = new Date(), audience: 
     itemsPrice: order.itemsPrice,
     shippingPrice: order.shippingPrice,
     taxPrice: order.taxPrice,
+    discountCode: order.discountCode ?? null,
+    discountPrice: order.discountPrice ?? 0,
     totalPrice: order.totalPrice,
     currency: 'USD',
     isPaid: order.isPaid,

@@ -1,5 +1,5 @@
 import {
-  ADDRESS_NOT_FOUND_MESSAGE, OUT_OF_STOCK_MESSAGE, ORDER_MESSAGES, type Order, type PlaceOrderBody,
+  ADDRESS_NOT_FOUND_MESSAGE, DISCOUNT_MESSAGES, OUT_OF_STOCK_MESSAGE, ORDER_MESSAGES, type Order, type PlaceOrderBody,
 } from '@shop/contracts';
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
@@ -7,8 +7,9 @@ import { jsonValue, readColumns, selectList } from '../../db/raw-rows.ts';
 import { addresses, cartItems, orderItems, orders, products, productVariants, users, type OrderShippingAddress } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
-import { MIN_UNIT_PRICE } from '../../lib/money.ts';
-import { cartLineProductColumns, cartVariantColumns, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
+import { MIN_UNIT_PRICE, toCents } from '../../lib/money.ts';
+import { cartLineProductColumns, cartVariantColumns, discountLineOf, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
+import { checkDiscountForOrder, recordDiscountUse, type OrderDiscount } from '../discounts/index.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import type { FreightLine } from '../supplier/freight.ts';
 import { loadOrder } from './find-orders.ts';
@@ -88,10 +89,16 @@ type Placed = { duplicateOf: string | null; taken: TakenRow[]; order: OrderRow |
  */
 async function takeStockAndWrite(
   tx: Tx,
-  input: { orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shippingPrice: number; now: Date; expiresAt: Date },
+  input: {
+    orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shippingPrice: number; now: Date; expiresAt: Date;
+    /** A discount code checked for these lines at these prices (itemsPrice): written only if the stock taken costs exactly that. */
+    discount: (OrderDiscount & { itemsPrice: number }) | null;
+  },
 ): Promise<Placed> {
   const { lines, shippingAddress: a, now } = input;
   const shipping = input.shippingPrice.toFixed(2);
+  const discountPrice = (input.discount?.amount ?? 0).toFixed(2);
+  const expectedItems = input.discount ? input.discount.itemsPrice.toFixed(2) : null;
   const join = (xs: Array<string | number>) => xs.join(',');
   const sig = join(lines.map((l) => `${l.productId}:${l.variantId}:${l.quantity}`));
   const { rows } = (await tx.execute(sql`
@@ -153,12 +160,14 @@ async function takeStockAndWrite(
       from taken t
     ), placed as (
       insert into ${orders} (id, user_id, shipping_address, payment_method, items_price, shipping_price, tax_price, total_price,
-                             currency, expires_at, created_at, updated_at)
+                             currency, expires_at, created_at, updated_at, discount_code, discount_price)
       select ${input.orderId}::char(24), ${input.userId}::char(24), ${JSON.stringify(a)}::jsonb, ${input.paymentMethod}::text,
              t.items, ${shipping}::numeric, round(t.items * ${TAX_RATE}::numeric, 2),
-             t.items + ${shipping}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
-             'USD', ${input.expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+             t.items - ${discountPrice}::numeric + ${shipping}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
+             'USD', ${input.expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
+             ${input.discount?.code ?? null}::text, ${discountPrice}::numeric
       from totals t where t.n = ${lines.length}::int and t.priced
+        and (${expectedItems}::numeric is null or t.items = ${expectedItems}::numeric)
       returning *
     ), written as (
       insert into ${orderItems} (id, order_id, product_id, name, slug, image, price, quantity, position, variant_id, variant_name)
@@ -181,6 +190,28 @@ async function takeStockAndWrite(
 }
 
 /**
+ * The customer's unpaid order of the last DOUBLE_SUBMIT_WINDOW_MS placed with this code, the same
+ * address and the same lines (takeStockAndWrite's double-submit rule, for an order whose code the
+ * first submit has used up), or null.
+ */
+async function findDiscountedDoubleSubmit(
+  tx: Tx, input: { userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; code: string; now: Date },
+): Promise<string | null> {
+  // The lines come sorted as the order's statement sorts them (product id, then variant id).
+  const sig = input.lines.map((l) => `${l.productId}:${l.variantId}:${l.quantity}`).join(',');
+  const { rows } = (await tx.execute(sql`
+    select o.id from ${orders} o
+    where o.user_id = ${input.userId}::char(24) and not o.is_paid and o.stock_released_at is null
+      and o.created_at > ${new Date(input.now.getTime() - DOUBLE_SUBMIT_WINDOW_MS).toISOString()}::timestamptz
+      and o.expires_at > ${input.now.toISOString()}::timestamptz
+      and lower(o.discount_code) = lower(${input.code.trim()}) and o.shipping_address = ${JSON.stringify(input.shippingAddress)}::jsonb
+      and (select string_agg(oi.product_id || ':' || coalesce(oi.variant_id::text, '') || ':' || oi.quantity, ',' order by oi.product_id, coalesce(oi.variant_id::text, ''))
+           from ${orderItems} oi where oi.order_id = o.id) = ${sig}::text
+    order by o.created_at desc limit 1`)) as unknown as { rows: Array<{ id: string }> };
+  return rows[0]?.id ?? null;
+}
+
+/**
  * Places an order from the user's server cart. Prices come from the database (final_price), never
  * from the request; stock is taken with a conditional update in the same transaction, so no number
  * of concurrent orders can take more than exists. The cart is kept until the order is paid.
@@ -200,12 +231,27 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
     const orderId = newId(now.getTime());
     const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
       .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.variantId < b.variantId ? -1 : 1));
+    // A discount code is checked again here, under its row's lock, from the database's prices (issue 34.1).
+    const discountLines = body.discountCode ? cart.map((l) => discountLineOf(l)) : [];
+    let discount: OrderDiscount | null = null;
+    if (body.discountCode) {
+      try {
+        discount = await checkDiscountForOrder(tx, { code: body.discountCode, userId, lines: discountLines, shippingPrice, now });
+      } catch (refusal) {
+        // The second of a double submit finds the code used by the first: it is answered the first order.
+        const first = await findDiscountedDoubleSubmit(tx, { userId, lines, shippingAddress, code: body.discountCode, now });
+        if (first) return { orderId: first, created: false };
+        throw refusal;
+      }
+    }
     const placed = await takeStockAndWrite(tx, {
       orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
       shippingPrice,
       expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000),
+      discount: discount && { ...discount, itemsPrice: discountLines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0) / 100 },
     });
     if (placed.duplicateOf) return { orderId: placed.duplicateOf, created: false };
+    if (discount && placed.order) await recordDiscountUse(tx, { orderId, discountId: discount.discountId, userId, at: now });
     if (!placed.order) {
       // Nothing written: the first line (in product id order) that could not be served says why;
       // throwing rolls back the stock taken for the others.
@@ -216,6 +262,8 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
         // Never a free line, whatever the catalogue holds (the database refuses such a published product too).
         if (!(unitPrice >= MIN_UNIT_PRICE)) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
       }
+      // A price changed between the discount's check and the stock's lock: the discount was worked out on other prices.
+      if (discount) throw badRequest(DISCOUNT_MESSAGES.pricesChanged, undefined, 'CART_CHANGED');
       throw new Error(`order ${orderId} was not written though every line was served`);
     }
     return { created: true, placed: { order: placed.order, userName, items: placed.items, hasSupplierLines: cart.some((l) => l.product?.cjData != null) } };

@@ -3,14 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
 import { orderItems, orders, products, productVariants } from '../../db/schema.ts';
+import { releaseDiscountUses } from '../discounts/index.ts';
 import { recordOrderEvents } from './order-events.ts';
 
 /**
- * Puts the stock reserved by these orders back on sale. Call it inside the transaction that set
- * their `stock_released_at` (the conditional update that makes the release happen exactly once).
+ * Puts the stock reserved by these orders back on sale, and gives back the discount-code uses they
+ * held. Call it inside the transaction that set their `stock_released_at` (the conditional update
+ * that makes the release happen exactly once): expiry, cancellation of an unpaid order, deletion.
  */
 export async function restockOrders(tx: Tx, orderIds: string[]): Promise<void> {
   if (!orderIds.length) return;
+  await releaseDiscountUses(tx, orderIds);
   const lines = await tx
     .select({ productId: orderItems.productId, variantId: orderItems.variantId, quantity: sum(orderItems.quantity).mapWith(Number) })
     .from(orderItems)

@@ -22,6 +22,8 @@ type Customer = { name: string; email: string };
 function lineTexts(lines: StoredRefundLine[], extraAmount: number): string[] {
   const out = lines.map((l) => `  ${l.quantity} x ${l.name}: ${formatMoney(l.amount)}`);
   if (extraAmount > 0) out.push(`  Other (shipping, goodwill): ${formatMoney(extraAmount)}`);
+  // A discounted order: the lines' prices less the discount code's part, kept back (issue 34.1).
+  if (extraAmount < 0) out.push(`  Less the order's discount: ${formatMoney(extraAmount)}`);
   return out;
 }
 
@@ -37,7 +39,7 @@ export function refundMail(customer: Customer, order: MailOrder, refund: { amoun
       '',
       `We have refunded ${formatMoney(refund.amount)} for your order ${name}.`,
       '',
-      ...(refund.lines.length || refund.extraAmount > 0 ? ['Refunded:', ...lineTexts(refund.lines, refund.extraAmount), ''] : []),
+      ...(refund.lines.length || refund.extraAmount !== 0 ? ['Refunded:', ...lineTexts(refund.lines, refund.extraAmount), ''] : []),
       `Reason: ${refund.reason}`,
       '',
       demo ? DEMO_REFUND_NOTE : PAYPAL_REFUND_TIMING,

@@ -95,8 +95,15 @@ function planRefund(order: OrderRow, items: Array<typeof orderItems.$inferSelect
   });
   const first = Object.values(fieldErrors)[0];
   if (first) throw badRequest(first, fieldErrors, 'INVALID_REFUND');
-  const extraCents = toCents(body.amount ?? 0);
-  const amountCents = lines.reduce((n, l) => n + toCents(l.amount), 0) + extraCents;
+  let extraCents = toCents(body.amount ?? 0);
+  let amountCents = lines.reduce((n, l) => n + toCents(l.amount), 0) + extraCents;
+  // Lines of an order bought with a discount code (issue 34.1): what they cost beyond what is left of
+  // the discounted total is the discount, kept back (a negative extra amount), never given as money.
+  const discountCents = toCents(order.discountPrice ?? 0);
+  if (extraCents === 0 && discountCents > 0 && amountCents > remainingCents && amountCents - remainingCents <= discountCents) {
+    extraCents = remainingCents - amountCents;
+    amountCents = remainingCents;
+  }
   if (amountCents <= 0) throw badRequest(ORDER_MESSAGES.refundEmpty, { lines: ORDER_MESSAGES.refundEmpty }, 'INVALID_REFUND');
   if (amountCents > remainingCents) {
     const message = `${ORDER_MESSAGES.refundTooLarge} (${fromCents(remainingCents).toFixed(2)} USD left, ${fromCents(amountCents).toFixed(2)} asked)`;

@@ -128,7 +128,7 @@ describe('Header', () => {
     expect(toggle).toHaveFocus();
   });
 
-  it('an admin gets the admin menu with the back office\'s eight areas (the spec\'s six, Leads and Pages)', async () => {
+  it('an admin gets the admin menu with the back office\'s nine areas (the spec\'s six, Discounts, Leads and Pages)', async () => {
     mockApi({});
     renderWithProviders(<Header />, { state: makeState({ userInfo: admin }) });
     await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
@@ -139,6 +139,7 @@ describe('Header', () => {
       ['Orders', '/admin/orders'],
       ['Products', '/admin/products'],
       ['Supplier catalogue', '/admin/cj-products'],
+      ['Discounts', '/admin/discounts'],
       ['Users', '/admin/users'],
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],

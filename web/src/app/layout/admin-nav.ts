@@ -21,6 +21,7 @@ export const ADMIN_NAV: readonly AdminNavEntry[] = [
   { to: paths.admin.orders, label: 'Orders', icon: 'orders' },
   { to: paths.admin.products, label: 'Products', icon: 'products' },
   { to: paths.admin.cjProducts, label: 'Supplier catalogue', icon: 'supplier', also: ['/admin/cj-product-edit/'] },
+  { to: paths.admin.discounts, label: 'Discounts', icon: 'discounts' },
   { to: paths.admin.users, label: 'Users', icon: 'users' },
   { to: paths.admin.leads, label: 'Leads', icon: 'leads' },
   { to: paths.admin.chats, label: 'Chats', icon: 'chats' },

@@ -3,3 +3,4 @@ export { cartQueryKey, useCart } from './api/get-cart';
 export { useAddToCart } from './hooks/use-add-to-cart';
 export { applyServerCart } from './lib/server-cart';
 export type { ServerCart } from './types';
+export { DiscountCodeBox } from './components/DiscountCodeBox';

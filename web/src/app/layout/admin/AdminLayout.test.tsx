@@ -63,6 +63,7 @@ describe('the back office layout', () => {
       ['Orders', '/admin/orders'],
       ['Products', '/admin/products'],
       ['Supplier catalogue', '/admin/cj-products'],
+      ['Discounts', '/admin/discounts'],
       ['Users', '/admin/users'],
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
@@ -118,7 +119,7 @@ describe('the back office layout', () => {
     await userEvent.click(menuButton);
     const drawer = await screen.findByRole('dialog', { name: 'Back office' });
     expect(within(drawer).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Users', 'Leads', 'Chats3', 'Pages', 'View store',
+      'Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', 'Chats3', 'Pages', 'View store',
     ]);
     await userEvent.click(within(drawer).getByRole('link', { name: /^Chats/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Chats' })).toBeInTheDocument();

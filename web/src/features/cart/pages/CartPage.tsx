@@ -15,6 +15,7 @@ import { formatMoney, roundMoney } from '../../../lib/format';
 import { useCart } from '../api/get-cart';
 import { useCartActions } from '../hooks/use-cart-actions';
 import { summarizeCart } from '../lib/summarize-cart';
+import { DiscountCodeBox } from '../components/DiscountCodeBox';
 
 function productLink(item: CartItem) {
   return item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug);
@@ -31,6 +32,9 @@ export default function CartPage() {
   const cart = useCart(isSignedIn);
   const { updateQuantity, removeItem } = useCartActions();
   const { count, subtotal } = summarizeCart(cartItems);
+  // The code applied to the server cart, as the server judged it on its last answer.
+  const discount = isSignedIn ? cart.data?.discount : null;
+  const hasDiscount = Boolean(discount?.isValid && discount.amount > 0);
 
   const isLoading = isSignedIn && cart.isPending && cart.fetchStatus !== 'idle' && cartItems.length === 0;
 
@@ -107,7 +111,24 @@ export default function CartPage() {
                   <h2 className="h4" data-testid="cart-subtotal">
                     Subtotal ({count} items) : {formatMoney(subtotal)}
                   </h2>
+                  {hasDiscount && (
+                    <>
+                      <div className="d-flex justify-content-between" data-testid="cart-discount">
+                        <span>Discount ({discount!.code})</span>
+                        <span>-{formatMoney(discount!.amount)}</span>
+                      </div>
+                      <div className="d-flex justify-content-between fw-semibold" data-testid="cart-after-discount">
+                        <span>After discount</span>
+                        <span>{formatMoney(roundMoney(subtotal - discount!.amount))}</span>
+                      </div>
+                    </>
+                  )}
                 </ListGroup.Item>
+                {cartItems.length > 0 && (
+                  <ListGroup.Item>
+                    {isSignedIn ? <DiscountCodeBox discount={discount} /> : <p className="small text-body-secondary mb-0">Have a discount code? Sign in to use it.</p>}
+                  </ListGroup.Item>
+                )}
                 <ListGroup.Item>
                   <div className="d-grid">
                     <Button type="button" variant="primary" disabled={cartItems.length === 0} data-early="checkout" onClick={() => void navigate(`${paths.signin}?redirect=${paths.shipping}`)}>

@@ -14,7 +14,7 @@ import { MessageBox } from '../../../components/MessageBox';
 import { PageTitle } from '../../../components/PageTitle';
 import { ApiError } from '../../../lib/api-client';
 import { roundMoney } from '../../../lib/format';
-import { useCart } from '../../cart';
+import { DiscountCodeBox, useCart } from '../../cart';
 import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../../orders';
 import { usePlaceOrder } from '../api/place-order';
 import { useShippingQuote } from '../api/get-shipping-quote';
@@ -41,12 +41,17 @@ export default function PlaceOrderPage() {
   const quoting = quote.isFetching || (quote.isPending && quote.fetchStatus !== 'idle');
   const shippingPrice = quote.data?.shippingPrice ?? 0;
   const taxPrice = 0;
-  const totalPrice = roundMoney(itemsPrice + shippingPrice + taxPrice);
+  // The cart's discount code, as the server judged it (it is checked again when the order is placed).
+  const discount = cart.data?.discount?.isValid ? cart.data.discount : null;
+  const discountPrice = discount ? (discount.kind === 'free_shipping' ? shippingPrice : Math.min(discount.amount, itemsPrice)) : 0;
+  const totalPrice = roundMoney(itemsPrice - discountPrice + shippingPrice + taxPrice);
 
   const onPlaceOrder = () => {
+    const withCode = discount ? { discountCode: discount.code } : {};
     const body: PlaceOrderBody = shippingAddress._id
-      ? { addressId: shippingAddress._id, paymentMethod: 'PayPal' }
+      ? { addressId: shippingAddress._id, paymentMethod: 'PayPal', ...withCode }
       : {
+          ...withCode,
           shippingAddress: {
             fullName: shippingAddress.fullName,
             address: shippingAddress.address,
@@ -88,7 +93,10 @@ export default function PlaceOrderPage() {
           </OrderCard>
         </Col>
         <Col md={4}>
-          <OrderSummaryCard amounts={{ itemsPrice, shippingPrice, taxPrice, totalPrice }} currency="USD">
+          <OrderSummaryCard amounts={{ itemsPrice, shippingPrice, taxPrice, totalPrice, discountCode: discount?.code, discountPrice }} currency="USD">
+            <ListGroup.Item>
+              <DiscountCodeBox discount={cart.data?.discount} />
+            </ListGroup.Item>
             {quote.data?.source === 'supplier' && quote.data.carrier && (
               <ListGroup.Item className="small text-body-secondary" data-testid="shipping-carrier">
                 Shipping by {quote.data.carrier}{quote.data.days ? ` (${quote.data.days} days)` : ''}

@@ -162,6 +162,23 @@ describe('PlaceOrderPage', () => {
     expect(api.callsTo('POST orders')[0]?.body).toEqual({ addressId: home._id, paymentMethod: 'PayPal' });
   });
 
+  it("shows the cart's discount code and its line, sends the code, and shows the server's refusal", async () => {
+    const discount = { code: 'SAVE10', amount: 3, message: 'Discount applied: 10% off', isValid: true, kind: 'percent' };
+    let reply = { status: 400, body: { message: 'This discount code has been used up', code: 'DISCOUNT_REFUSED' } as object };
+    const api = mockApi({ 'GET cart': () => ({ body: { cartItems: [item], discount } }), 'POST orders': () => reply });
+    renderWithProviders(<PlaceOrderPage />, { route: '/placeorder', path: '/placeorder', state: makeState({ userInfo: customer, shippingAddress, cartItems: [item] }) });
+    expect(await screen.findByTestId('discount-code')).toHaveTextContent('SAVE10');
+    expect(screen.getByTestId('discount-amount')).toHaveTextContent('-$3.00');
+    expect(screen.getByText('$26.97')).toBeInTheDocument();
+    expect(screen.getByTestId('discount-message')).toHaveTextContent('Discount applied: 10% off');
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('This discount code has been used up'));
+    expect(api.callsTo('POST orders')[0]?.body).toEqual({ addressId: home._id, paymentMethod: 'PayPal', discountCode: 'SAVE10' });
+    reply = { status: 201, body: { _id: 'cccccccccccccccccccccccc' } };
+    await userEvent.click(screen.getByRole('button', { name: 'Place Order' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/order/cccccccccccccccccccccccc'));
+  });
+
   it("shows the server's message, or the generic failure", async () => {
     let reply = { status: 400, body: { message: 'Sorry. Product is out of stock' } };
     mockApi({ 'GET cart': () => ({ body: { cartItems: [item] } }), 'POST orders': () => reply });

@@ -70,6 +70,17 @@ describe('DashboardPage', () => {
     expect(await screen.findByTestId('sales-chart')).toBeInTheDocument();
     expect(await screen.findByTestId('category-chart')).toBeInTheDocument();
     expect(await screen.findByText('No Recent Orders')).toBeInTheDocument();
+    expect(screen.getByTestId('discounts-given')).toHaveTextContent('Discounts given: $0.00 on 0 paid orders with a code (Discounts)');
+  });
+
+  it('shows the discounts given in the period', async () => {
+    mockApi({
+      'GET orders/summary': () => ({ body: summary({ discounts: { totalGiven: 1234.5, numOrders: 17 } }) }),
+      'GET orders': () => ({ body: emptyOrders }), 'GET chat/leads': () => ({ body: leadList([lead()]) }),
+    });
+    renderWithProviders(<DashboardPage />, { state: makeState({ userInfo: admin }) });
+    expect(await screen.findByTestId('discounts-given')).toHaveTextContent('Discounts given: $1,234.50 on 17 paid orders with a code');
+    expect(screen.getByRole('link', { name: 'Discounts' })).toHaveAttribute('href', '/admin/discounts');
     expect(screen.getByRole('link', { name: 'View All' })).toHaveAttribute('href', '/admin/orders');
     expect(await screen.findByText('Gina Guest')).toBeInTheDocument();
   });

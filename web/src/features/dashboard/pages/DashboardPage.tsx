@@ -126,6 +126,10 @@ export default function DashboardPage() {
         <>
           <p className="text-body-secondary small" aria-live="polite">{summary.data.range.from} – {summary.data.range.to} (UTC), paid orders</p>
           <SummaryCards summary={summary.data} />
+          <p className="mb-4" data-testid="discounts-given">
+            Discounts given: <strong>{formatMoney(summary.data.discounts?.totalGiven ?? 0)}</strong>{' '}
+            <span className="text-body-secondary">on {formatCount(summary.data.discounts?.numOrders ?? 0)} paid orders with a code (<Link to={paths.admin.discounts}>Discounts</Link>)</span>
+          </p>
           <div className="row g-3 mb-4">
             <section className="col-12 col-lg-8" aria-labelledby="sales-title">
               <h2 id="sales-title" className="h5">Sales</h2>

@@ -117,6 +117,9 @@ export interface OrderAmounts {
   shippingPrice: number;
   taxPrice: number;
   totalPrice: number;
+  /** A discount code's line (issue 34.1): shown when a code was used. */
+  discountCode?: string | null | undefined;
+  discountPrice?: number | undefined;
 }
 
 /** Order Summary: items, shipping, tax and total, then `children` (the actions, as list items). */
@@ -135,6 +138,11 @@ export function OrderSummaryCard({
     <OrderCard title="Order Summary" className={className}>
       <ListGroup variant="flush">
         <SummaryRow label="Items">{formatMoney(amounts.itemsPrice)}</SummaryRow>
+        {amounts.discountCode && (
+          <SummaryRow label={<>Discount <span className="badge text-bg-success" data-testid="discount-code">{amounts.discountCode}</span></>}>
+            <span data-testid="discount-amount">-{formatMoney(amounts.discountPrice ?? 0)}</span>
+          </SummaryRow>
+        )}
         <SummaryRow label="Shipping">{formatMoney(amounts.shippingPrice)}</SummaryRow>
         <SummaryRow label="Tax">{formatMoney(amounts.taxPrice)}</SummaryRow>
         <SummaryRow label={<strong>Order Total</strong>}>

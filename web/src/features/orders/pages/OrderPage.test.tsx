@@ -37,6 +37,21 @@ describe('OrderPage', () => {
     expect(screen.queryByRole('button', { name: 'Pay Now' })).not.toBeInTheDocument();
   });
 
+  it('shows the discount code and what it took off, between the items and the total', async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder({ itemsPrice: 48, discountCode: 'SPRING10', discountPrice: 4.8, totalPrice: 43.2 }) }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    expect(await screen.findByTestId('discount-code')).toHaveTextContent('SPRING10');
+    expect(screen.getByTestId('discount-amount')).toHaveTextContent('-$4.80');
+    expect(screen.getByText('$43.20')).toBeInTheDocument();
+  });
+
+  it('an order without a code has no discount line', async () => {
+    mockApi({ [`GET orders/${id}`]: () => ({ body: makeOrder({ itemsPrice: 18, totalPrice: 18 }) }) });
+    renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+    expect(await screen.findByText('Order Summary')).toBeInTheDocument();
+    expect(screen.queryByTestId('discount-code')).toBeNull();
+  });
+
   it('the owner pays with the demo provider; the cart is cleared', async () => {
     const api = mockApi({
       [`GET orders/${id}`]: () => ({ body: makeOrder() }),
