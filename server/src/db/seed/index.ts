@@ -4,12 +4,13 @@ import type { Db } from '../client.ts';
 import { seedBackoffice } from './backoffice.ts';
 import { seedCatalogue } from './catalogue.ts';
 import { seedChats } from './chats.ts';
+import { seedDiscounts } from './discounts.ts';
 import { hasAdministrator, seedUsers } from './users.ts';
 
 /**
  * Seeds an empty database. Each seeder checks its own tables, so a restart adds nothing.
  * - With the demo data (SEED_DEMO_DATA, on by default outside production only): the accounts, the
- *   demo catalogue, sales, leads and chats.
+ *   demo catalogue, sales, leads, chats and discount codes.
  * - In production without it: only the accounts the configuration names (ADMIN_EMAIL, and
  *   CUSTOMER_EMAIL if set) into a database without users; a shop with no administrator says so.
  */
@@ -29,4 +30,6 @@ export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogge
   if (backoffice.orders || backoffice.leads) log.info(backoffice, 'seeded demo sales and leads');
   const chats = await seedChats(db);
   if (chats.conversations) log.info(chats, 'seeded demo chat conversations');
+  const codes = await seedDiscounts(db);
+  if (codes.discounts) log.info(codes, 'seeded demo discount codes');
 }

@@ -32,7 +32,8 @@ async function countsOf(database: Database): Promise<Record<string, number>> {
   const [row] = await database.query<Record<string, number>>(`select
     (select count(*)::int from users) as users, (select count(*)::int from products) as products,
     (select count(*)::int from reviews) as reviews, (select count(*)::int from orders) as orders,
-    (select count(*)::int from leads) as leads, (select count(*)::int from chat_conversations) as chats`);
+    (select count(*)::int from leads) as leads, (select count(*)::int from chat_conversations) as chats,
+    (select count(*)::int from discounts) as discounts`);
   return row!;
 }
 
@@ -44,14 +45,14 @@ afterEach(async () => {
 describe('seeding an empty database', () => {
   it('in production: only the administrator ADMIN_EMAIL names, no invented products, orders, reviews, leads or chats', async () => {
     const seeded = await seededWith({ ...PRODUCTION, ADMIN_EMAIL: 'Owner@Shop.example.com', ADMIN_PASSWORD: 'a-long-admin-password' });
-    expect(seeded.counts).toEqual({ users: 1, products: 0, reviews: 0, orders: 0, leads: 0, chats: 0 });
+    expect(seeded.counts).toEqual({ users: 1, products: 0, reviews: 0, orders: 0, leads: 0, chats: 0, discounts: 0 });
     expect(seeded.admins).toEqual(['owner@shop.example.com']);
     expect(seeded.warnings).toEqual([]);
   });
 
   it('in production without ADMIN_EMAIL: nothing, and the log says there is no administrator', async () => {
     const seeded = await seededWith(PRODUCTION);
-    expect(seeded.counts).toEqual({ users: 0, products: 0, reviews: 0, orders: 0, leads: 0, chats: 0 });
+    expect(seeded.counts).toEqual({ users: 0, products: 0, reviews: 0, orders: 0, leads: 0, chats: 0, discounts: 0 });
     expect(seeded.warnings).toEqual([expect.stringMatching(/^no administrator account/)]);
   });
 
@@ -67,8 +68,10 @@ describe('seeding an empty database', () => {
     const demo = await seededWith({ NODE_ENV: 'development' });
     expect(demo.counts.users).toBe(2);
     expect(demo.counts.products).toBeGreaterThanOrEqual(60);
+    // The demo discount codes (WELCOME10, FREESHIP), so Discounts and the cart's code box show something.
+    expect(demo.counts.discounts).toBe(2);
     expect(demo.admins).toEqual(['admin@example.com']);
     const none = await seededWith({ NODE_ENV: 'development', SEED_DEMO_DATA: 'false' });
-    expect(none.counts).toEqual({ users: 0, products: 0, reviews: 0, orders: 0, leads: 0, chats: 0 });
+    expect(none.counts).toEqual({ users: 0, products: 0, reviews: 0, orders: 0, leads: 0, chats: 0, discounts: 0 });
   });
 });
