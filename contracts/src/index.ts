@@ -18,3 +18,4 @@ export * from './dates.ts';
 export * from './dev-mailbox.ts';
 export * from './pages.ts';
 export * from './product-options.ts';
+export * from './shipping.ts';

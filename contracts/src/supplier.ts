@@ -282,18 +282,18 @@ export const shippingQuoteBodySchema = z.object({
 });
 export type ShippingQuoteBody = z.infer<typeof shippingQuoteBodySchema>;
 export const shippingQuoteSchema = z.object({
+  /** What Place Order will charge for shipping this cart to the country (the server's rule: shipping/). */
   shippingPrice: z.number(),
-  /** 'supplier': CJ's freight calculation; 'shop': the shop's own rule. */
-  source: z.enum(['supplier', 'shop']),
-  carrier: z.string().nullable(),
-  /** Delivery time in days as CJ gives it ("2-5"). */
-  days: z.string().nullable(),
-  /** Why the shop's own rule was used, when CJ could not answer. */
+  /** 'Standard shipping (7–12 days)' when the price holds the freight of separately shipped items, else null. */
+  label: z.string().nullable(),
+  /** Orders whose items reach this ship free (null: never). */
+  freeOver: z.number().nullable(),
+  /** Why the shop's standard rate was used for every item (the freight could not be quoted). */
   message: z.string().nullable(),
 });
 export type ShippingQuote = z.infer<typeof shippingQuoteSchema>;
 
-export const FREIGHT_UNAVAILABLE_MESSAGE = 'The supplier could not quote shipping to this country right now: the shop\'s standard shipping applies.';
+export const FREIGHT_UNAVAILABLE_MESSAGE = 'Shipping for some items could not be quoted to this country right now: the shop\'s standard rate applies.';
 export const SHIPPED_STATUS_LABEL = 'Shipped';
 export const CHOOSE_VARIANT_MESSAGE = 'Please choose a variant';
 export const VARIANT_NOT_FOUND_MESSAGE = 'This variant is not available';

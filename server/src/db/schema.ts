@@ -11,3 +11,4 @@ export * from './schema/storefront.ts';
 export * from './schema/chat.ts';
 export * from './schema/pages.ts';
 export * from './schema/idempotency.ts';
+export * from './schema/shipping.ts';

@@ -14,6 +14,7 @@ import { leadsRoutes } from './leads/leads.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { devMailboxRoutes } from './dev-mailbox/dev-mailbox.routes.ts';
 import { pagesRoutes } from './pages/pages.routes.ts';
+import { shippingRoutes } from './shipping/shipping.routes.ts';
 
 /** Every API module, registered under /api by buildApp. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -32,4 +33,5 @@ export const apiModules: FastifyPluginAsync[] = [
   chatRoutes,
   devMailboxRoutes,
   pagesRoutes,
+  shippingRoutes,
 ] as FastifyPluginAsync[];

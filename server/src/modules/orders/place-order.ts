@@ -9,13 +9,13 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { MIN_UNIT_PRICE } from '../../lib/money.ts';
 import { cartLineProductColumns, cartVariantColumns, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
+import { getShippingSettings, shippingTerms, type ShippingTerms } from '../shipping/index.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import type { FreightLine } from '../supplier/freight.ts';
 import { loadOrder } from './find-orders.ts';
 import { orderEventCte } from './order-events.ts';
 import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
 
-export const SHIPPING_PRICE = 0;
 export const TAX_RATE = 0;
 /** A second identical order placed this soon after an unpaid one is a double submit: answer the first. */
 const DOUBLE_SUBMIT_WINDOW_MS = 10_000;
@@ -25,10 +25,11 @@ export interface PlaceOrderInput {
   body: PlaceOrderBody;
   expiryMinutes: number;
   /**
-   * The shipping price for the cart's supplier lines to the order's country, without I/O (see
-   * order-shipping.ts, which asks the supplier outside the transaction); default the shop's rule.
+   * The supplier's freight for the cart's supplier lines to the order's country, without I/O (see
+   * order-shipping.ts, which asks the supplier outside the transaction); null or unset: not known,
+   * the shop's rate applies to them. Asked only when the shipping settings charge that freight.
    */
-  shipping?: (lines: FreightLine[], country: string) => number;
+  shipping?: (lines: FreightLine[], country: string) => number | null;
   now?: Date;
 }
 
@@ -88,10 +89,12 @@ type Placed = { duplicateOf: string | null; taken: TakenRow[]; order: OrderRow |
  */
 async function takeStockAndWrite(
   tx: Tx,
-  input: { orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shippingPrice: number; now: Date; expiresAt: Date },
+  input: { orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shipping: ShippingTerms; now: Date; expiresAt: Date },
 ): Promise<Placed> {
   const { lines, shippingAddress: a, now } = input;
-  const shipping = input.shippingPrice.toFixed(2);
+  // The shipping settings' terms; whether the order reaches free shipping is decided on the items' exact sum.
+  const shipPrice = input.shipping.price.toFixed(2);
+  const freeOver = input.shipping.freeOver === null ? null : input.shipping.freeOver.toFixed(2);
   const join = (xs: Array<string | number>) => xs.join(',');
   const sig = join(lines.map((l) => `${l.productId}:${l.variantId}:${l.quantity}`));
   const { rows } = (await tx.execute(sql`
@@ -147,16 +150,19 @@ async function takeStockAndWrite(
       from (select id, sum(quantity)::int as quantity from taken_v group by id) t where p.id = t.id and p.cj_data is null
     ), taken as (
       select * from taken_p union all select * from taken_v
-    ), totals as materialized (
+    ), sums as materialized (
       select coalesce(sum(t.final_price * t.quantity), 0)::numeric(12, 2) as items, count(*) as n,
              coalesce(bool_and(t.final_price >= ${MIN_UNIT_PRICE}::numeric), true) as priced
       from taken t
+    ), totals as materialized (
+      select s.*, (case when ${freeOver}::numeric is not null and s.items >= ${freeOver}::numeric then 0 else ${shipPrice}::numeric end)::numeric(12, 2) as shipping
+      from sums s
     ), placed as (
       insert into ${orders} (id, user_id, shipping_address, payment_method, items_price, shipping_price, tax_price, total_price,
                              currency, expires_at, created_at, updated_at)
       select ${input.orderId}::char(24), ${input.userId}::char(24), ${JSON.stringify(a)}::jsonb, ${input.paymentMethod}::text,
-             t.items, ${shipping}::numeric, round(t.items * ${TAX_RATE}::numeric, 2),
-             t.items + ${shipping}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items, t.shipping, round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items + t.shipping + round(t.items * ${TAX_RATE}::numeric, 2),
              'USD', ${input.expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
       from totals t where t.n = ${lines.length}::int and t.priced
       returning *
@@ -196,13 +202,18 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
 
     // Sorted by product id: every transaction locks product rows in the same order.
     const freightLines = cart.filter((l) => l.product?.cjData != null && l.variant).map((l) => ({ vid: l.variant!.vid, quantity: l.quantity }));
-    const shippingPrice = input.shipping ? input.shipping(freightLines, shippingAddress.country) : SHIPPING_PRICE;
+    const settings = await getShippingSettings(tx);
+    const charging = settings.supplierFreight === 'charge' && freightLines.length > 0;
+    const shipping = shippingTerms(settings, {
+      country: shippingAddress.country, hasOwnLines: cart.some((l) => l.product?.cjData == null), hasSupplierLines: freightLines.length > 0,
+      freight: charging && input.shipping ? input.shipping(freightLines, shippingAddress.country) : null,
+    });
     const orderId = newId(now.getTime());
     const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
       .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.variantId < b.variantId ? -1 : 1));
     const placed = await takeStockAndWrite(tx, {
       orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
-      shippingPrice,
+      shipping,
       expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000),
     });
     if (placed.duplicateOf) return { orderId: placed.duplicateOf, created: false };
