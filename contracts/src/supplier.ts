@@ -264,17 +264,20 @@ export function applyPricingRule(cost: number, rule: PricingRule): number {
 /** "Price $0.01 is below the supplier cost $17.92" */
 export const belowCostMessage = (price: number, cost: number) => `Price $${price.toFixed(2)} is below the supplier cost $${cost.toFixed(2)}`;
 
-/** A forwarded order as CJ reports it (shopping/order/getOrderDetail). */
+/** A forwarded order as CJ reports it (shopping/order/getOrderDetail); shoppers read it in the shop's words (toShopperShipment). */
 export const shipmentSchema = z.object({
-  /** CJ's order status (e.g. UNSHIPPED, SHIPPED, DELIVERED). */
+  /** Administrators: CJ's order status (e.g. UNSHIPPED, SHIPPED, DELIVERED). Shoppers: Processing, Shipped or Delivered. */
   status: z.string(),
   trackingNumber: z.string().nullable(),
   carrier: z.string().nullable(),
   shippedAt: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   checkedAt: z.string(),
+  /** Where the shopper follows the parcel (a public tracking site), once there is a tracking number. */
+  trackingUrl: z.string().nullable().optional(),
 });
 export type Shipment = z.infer<typeof shipmentSchema>;
+
 
 /** POST /api/orders/shipping-quote: the shipping price of the signed-in user's cart to a country. */
 export const shippingQuoteBodySchema = z.object({
