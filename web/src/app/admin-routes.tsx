@@ -20,6 +20,7 @@ const OrderPage = lazyPage(() => import('../features/orders/pages/OrderPage'));
 const NotFoundPage = lazyPage(() => import('../components/NotFoundPage'));
 const AdminPagesPage = lazyPage(() => import('../features/pages/pages/AdminPagesPage'));
 const PageEditPage = lazyPage(() => import('../features/pages/pages/PageEditPage'));
+const ShippingSettingsPage = lazyPage(() => import('../features/admin-shipping/pages/ShippingSettingsPage'));
 
 /**
  * The routes under /admin/ (router.tsx sends /admin/* here), relative to it, inside the back office's
@@ -44,6 +45,7 @@ const adminPages: RouteObject[] = [
   { path: 'cj-product-edit/:pid', element: page(CjProductEditPage) },
   { path: 'pages', element: page(AdminPagesPage) },
   { path: 'page/:slug', element: page(PageEditPage) },
+  { path: 'shipping', element: page(ShippingSettingsPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

@@ -39,6 +39,7 @@ export const paths = {
     cjProductEdit: (pid: string) => `/admin/cj-product-edit/${encodeURIComponent(pid)}`,
     pages: '/admin/pages',
     page: (slug: string) => `/admin/page/${encodeURIComponent(slug)}`,
+    shipping: '/admin/shipping',
   },
 } as const;
 

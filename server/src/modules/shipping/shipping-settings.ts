@@ -1,5 +1,4 @@
-import type { ShippingSettings, ShippingSettingsBody, SupplierFreightMode } from '@shop/contracts';
-import { shippingSettingsBodySchema } from '@shop/contracts';
+import type { ShippingSettings, ShippingSettingsBody, SupplierFreightMode, shippingSettingsBodySchema } from '@shop/contracts';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { shippingSettings } from '../../db/schema.ts';
