@@ -12,6 +12,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatMoney, roundMoney } from '../../../lib/format';
 import { useCart } from '../api/get-cart';
+import { useShippingRates } from '../api/get-shipping-rates';
 import { useCartActions } from '../hooks/use-cart-actions';
 import { summarizeCart } from '../lib/summarize-cart';
 
@@ -30,6 +31,9 @@ export default function CartPage() {
   const cart = useCart(isSignedIn);
   const { updateQuantity, removeItem } = useCartActions();
   const { count, subtotal } = summarizeCart(cartItems);
+  // The shipping promise checkout charges from (Admin → Shipping); the exact figure for the address comes at Place Order.
+  const rates = useShippingRates(cartItems.length > 0);
+  const freeOver = rates.data?.freeOver ?? null;
 
   const isLoading = isSignedIn && cart.isPending && cart.fetchStatus !== 'idle' && cartItems.length === 0;
 
@@ -105,6 +109,16 @@ export default function CartPage() {
                     Subtotal ({count} items) : {formatMoney(subtotal)}
                   </h2>
                 </ListGroup.Item>
+                {rates.data && cartItems.length > 0 && (
+                  <ListGroup.Item className="small text-body-secondary" data-testid="cart-shipping">
+                    {rates.data.summary}
+                    {freeOver !== null && freeOver > 0 && (
+                      <strong className="d-block">
+                        {subtotal >= freeOver ? 'Your order ships free.' : `Add ${formatMoney(roundMoney(freeOver - subtotal))} more for free shipping.`}
+                      </strong>
+                    )}
+                  </ListGroup.Item>
+                )}
                 <ListGroup.Item>
                   <div className="d-grid">
                     <Button type="button" variant="primary" disabled={cartItems.length === 0} onClick={() => void navigate(`${paths.signin}?redirect=${paths.shipping}`)}>
