@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { MIN_UNIT_PRICE } from '../../lib/money.ts';
 import { cartLineProductColumns, cartVariantColumns, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
-import { getShippingSettings, shippingTerms, type ShippingTerms } from '../shipping/index.ts';
+import { readShippingSettings, shippingSettingsJson, shippingTerms, type ShippingSettingsRecord, type ShippingTerms } from '../shipping/index.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import type { FreightLine } from '../supplier/freight.ts';
 import { loadOrder } from './find-orders.ts';
@@ -43,13 +43,13 @@ const customerAddressColumns = {
  * their name (for the answer), the saved address the body names (if any) and the cart lines with
  * their live products, in cart order (findCartLines' shape).
  */
-async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody): Promise<{ userName: string | null; shippingAddress: OrderShippingAddress; cart: CartLine[] }> {
+async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody): Promise<{ userName: string | null; shippingAddress: OrderShippingAddress; cart: CartLine[]; settings: ShippingSettingsRecord }> {
   const addressId = body.addressId && isId(body.addressId) ? body.addressId : null;
   const { rows } = (await tx.execute(sql`
     with customer as materialized (
       select u.id, u.name from ${users} u where u.id = ${userId}::char(24) for update of u
     )
-    select cu.name as user_name, ${sql.raw(selectList(customerAddressColumns, 'a', 'a_'))},
+    select cu.name as user_name, ${shippingSettingsJson} as shipping_settings, ${sql.raw(selectList(customerAddressColumns, 'a', 'a_'))},
       c.product_id as line_product_id, c.variant_id as line_variant_id, c.quantity as line_quantity, c.name as line_name,
       ${sql.raw(selectList(cartLineProductColumns, 'p', 'p_'))}, ${sql.raw(selectList(cartVariantColumns, 'v', 'v_'))}
     from customer cu
@@ -61,12 +61,13 @@ async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody)
   const first = rows[0];
   const userName = (first?.user_name as string | undefined) ?? null;
   const cart = rows.filter((r) => r.line_product_id !== null).map(readCartLine);
+  const settings = readShippingSettings(first?.shipping_settings ? jsonValue<Parameters<typeof readShippingSettings>[0]>(first.shipping_settings) : null);
   if (body.addressId) {
     const a = first && first.a_id !== null ? readColumns<OrderShippingAddress & { id: string }>(customerAddressColumns, first, 'a_') : null;
     if (!a) throw notFound(ADDRESS_NOT_FOUND_MESSAGE);
-    return { userName, cart, shippingAddress: { fullName: a.fullName, address: a.address, city: a.city, postalCode: a.postalCode, country: a.country } };
+    return { userName, cart, settings, shippingAddress: { fullName: a.fullName, address: a.address, city: a.city, postalCode: a.postalCode, country: a.country } };
   }
-  if (body.shippingAddress) return { userName, cart, shippingAddress: { ...body.shippingAddress } };
+  if (body.shippingAddress) return { userName, cart, settings, shippingAddress: { ...body.shippingAddress } };
   throw badRequest(ORDER_MESSAGES.addressRequired, { shippingAddress: ORDER_MESSAGES.addressRequired });
 }
 
@@ -195,14 +196,13 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
   const now = input.now ?? new Date();
   const { userId, body } = input;
   const result = await db.transaction(async (tx): Promise<{ created: false; orderId: string } | { created: true; placed: OrderWithLines }> => {
-    const { userName, shippingAddress, cart } = await lockCustomerAndCart(tx, userId, body);
+    const { userName, shippingAddress, cart, settings } = await lockCustomerAndCart(tx, userId, body);
     if (!cart.length) throw badRequest(ORDER_MESSAGES.cartEmpty, undefined, 'CART_EMPTY');
     if (cart.some((l) => !isLineAvailable(l))) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
     assertNoneDiscontinued(cart.map((l) => ({ name: l.product!.name, supplierDiscontinuedAt: l.supplierDiscontinuedAt, supplierBelowCostAt: l.supplierBelowCostAt })));
 
     // Sorted by product id: every transaction locks product rows in the same order.
     const freightLines = cart.filter((l) => l.product?.cjData != null && l.variant).map((l) => ({ vid: l.variant!.vid, quantity: l.quantity }));
-    const settings = await getShippingSettings(tx);
     const charging = settings.supplierFreight === 'charge' && freightLines.length > 0;
     const shipping = shippingTerms(settings, {
       country: shippingAddress.country, hasOwnLines: cart.some((l) => l.product?.cjData == null), hasSupplierLines: freightLines.length > 0,

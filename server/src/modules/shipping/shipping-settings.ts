@@ -17,15 +17,29 @@ export interface ShippingSettingsRecord {
 /** The specification's shipping (price 0) until the owner saves settings; separately shipped items cost nothing extra. */
 export const DEFAULT_SHIPPING_SETTINGS: ShippingSettingsRecord = { flatRate: 0, freeOver: null, countryRates: [], supplierFreight: 'included', updatedAt: null };
 
-/** The shop's shipping settings (the default until saved). */
-export async function getShippingSettings(db: Executor): Promise<ShippingSettingsRecord> {
-  const [row] = await db.select().from(shippingSettings).limit(1);
+type SettingsRow = { flatRate: number | string; freeOver: number | string | null; countryRates: Array<{ country: string; rate: number | string }>; supplierFreight: string; updatedAt: Date | string };
+
+/** The settings from their row (null: none saved, the default). */
+export function readShippingSettings(row: SettingsRow | null | undefined): ShippingSettingsRecord {
   if (!row) return { ...DEFAULT_SHIPPING_SETTINGS, countryRates: [] };
   return {
     flatRate: Number(row.flatRate), freeOver: row.freeOver === null ? null : Number(row.freeOver),
     countryRates: row.countryRates.map((r) => ({ country: r.country, rate: Number(r.rate) })),
-    supplierFreight: row.supplierFreight === 'charge' ? 'charge' : 'included', updatedAt: row.updatedAt,
+    supplierFreight: row.supplierFreight === 'charge' ? 'charge' : 'included', updatedAt: new Date(row.updatedAt),
   };
+}
+
+/**
+ * The settings' row as one JSON value, for a statement that reads them beside other rows
+ * (place-order reads them in its customer-lock statement); readShippingSettings turns it back.
+ */
+export const shippingSettingsJson = sql`(select json_build_object('flatRate', s.flat_rate, 'freeOver', s.free_over, 'countryRates', s.country_rates,
+  'supplierFreight', s.supplier_freight, 'updatedAt', s.updated_at) from ${shippingSettings} s limit 1)`;
+
+/** The shop's shipping settings (the default until saved). */
+export async function getShippingSettings(db: Executor): Promise<ShippingSettingsRecord> {
+  const [row] = await db.select().from(shippingSettings).limit(1);
+  return readShippingSettings(row);
 }
 
 /** The country's English name ("Canada"); the code itself when the runtime does not know it. */
