@@ -47,7 +47,7 @@ export const CJ_MESSAGES = {
 } as const;
 
 /** Adding to cart or ordering a product the supplier stopped selling. */
-export const supplierNotSoldMessage = (name: string) => `'${name}' is no longer sold by our supplier and cannot be bought`;
+export const supplierNotSoldMessage = (name: string) => `'${name}' is no longer available and cannot be bought`;
 
 /** What the admin sees of an order forwarded to the supplier. */
 export const SUPPLIER_ORDER_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
