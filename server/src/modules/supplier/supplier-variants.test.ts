@@ -264,4 +264,21 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     expect(ok.body.product.supplierBelowCostAt).toBeNull();
     expect((await call(t, buyer, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: saved.productVariants![0]!._id })).status).toBe(200);
   });
+
+  it('freight included in the price (Admin → Shipping): supplier lines pay the shop\'s rate, and CJ is not asked', async () => {
+    await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 3.5, supplierFreight: 'included' });
+    try {
+      const buyer = await createUser(t);
+      await call(t, buyer, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: saved.productVariants![0]!._id });
+      const calls = cj.count('logistic/freightCalculate');
+      const quote = await call<ShippingQuote>(t, buyer, 'POST', '/api/orders/shipping-quote', { country: 'Japan' });
+      expect(quote.body).toEqual({ shippingPrice: 3.5, label: null, freeOver: null, message: null });
+      const placed = await call<Order>(t, buyer, 'POST', '/api/orders', { shippingAddress: { ...sampleAddress(7), country: 'Japan' }, paymentMethod: 'PayPal' });
+      expect(placed.status).toBe(201);
+      expect(placed.body).toMatchObject({ shippingPrice: 3.5, totalPrice: Math.round((placed.body.itemsPrice + 3.5) * 100) / 100 });
+      expect(cj.count('logistic/freightCalculate')).toBe(calls);
+    } finally {
+      await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 0, supplierFreight: 'charge' });
+    }
+  });
 });
