@@ -291,6 +291,7 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       { name: 'admin order', url: `/admin/order/${orderId}`, ready: anyH1 },
       { name: 'admin users', url: '/admin/users', ready: (p) => p.locator('main table tbody tr').first() },
       { name: 'admin user edit', url: `/admin/user/${userId}`, ready: (p) => p.getByLabel('Name', { exact: true }) },
+      { name: 'admin shipping', url: '/admin/shipping', ready: (p) => p.getByLabel('Flat rate per order ($)') },
     ]);
     await context.close();
     report('administrator (catalogue, orders, users)', result);
