@@ -8,7 +8,7 @@ import type { SupplierCatalogue } from './supplier-catalogue.ts';
 
 /** CJ's freight answers are kept this long per destination and variant set. */
 export const FREIGHT_CACHE_MS = 30 * 60_000;
-/** The shop's own shipping rule (orders/place-order: free shipping). */
+/** A 'shop' FreightQuote's own price: no freight (the shipping settings' rate applies to those lines: shipping/shipping-price.ts). */
 export const SHOP_SHIPPING_PRICE = 0;
 
 export type FreightLine = { vid: string; quantity: number };
