@@ -127,4 +127,15 @@ describe(`shipping settings: checkout, the Shipping page, the FAQ and the assist
     // Own products only: nothing to quote from the partner, the shop's rate (free).
     expect((await order(20, 'France')).order).toMatchObject({ shippingPrice: 0, totalPrice: 20 });
   });
+
+  it('a country as shoppers type it finds its rate (France, Deutschland: never a withdrawn code such as FX or DD)', async () => {
+    const saved = await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 1, countryRates: [{ country: 'FR', rate: 6 }, { country: 'DE', rate: 7 }], supplierFreight: 'included' });
+    expect(saved.status).toBe(200);
+    expect((await order(20, 'France')).order.shippingPrice).toBe(6);
+    expect((await order(20, 'Deutschland')).order.shippingPrice).toBe(7);
+    expect((await order(20, 'Germany')).order.shippingPrice).toBe(7);
+    expect((await order(20, 'Spain')).order.shippingPrice).toBe(1);
+    expect(await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 1, countryRates: [{ country: 'FX', rate: 6 }], supplierFreight: 'included' }))
+      .toMatchObject({ status: 400, body: { message: "'FX' is not a country code we recognise" } });
+  });
 });

@@ -1,6 +1,7 @@
 /** Every country the runtime names, as { code, name }, by name (the server accepts the same codes). */
 let cached: Array<{ code: string; name: string }> | null = null;
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'AQ']);
+// Not countries, and withdrawn codes the runtime still names (DD "Germany", FX "France"...): the server refuses them too.
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'AQ', 'AN', 'BU', 'CS', 'DD', 'DY', 'FX', 'HV', 'NH', 'RH', 'SU', 'TP', 'UK', 'VD', 'YD', 'YU', 'ZR']);
 
 export function countryOptions(): Array<{ code: string; name: string }> {
   if (cached) return cached;

@@ -25,6 +25,17 @@ describe('Admin → Shipping', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Shipping' })).toBeInTheDocument();
   });
 
+  it('offers each country once, by its current code (no withdrawn code such as FX for France)', async () => {
+    mockApi({ 'GET shipping/settings': () => ({ body: { settings: defaults } }), 'GET shipping/rates': rates('Shipping is free on every order.') });
+    renderWithProviders(<ShippingSettingsPage />, { state: makeState({ userInfo: admin }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Country Rate' }));
+    const options = within(screen.getByRole('group', { name: 'Country rate 1' })).getAllByRole('option');
+    const names = options.map((o) => o.textContent);
+    expect(new Set(names).size).toBe(names.length);
+    expect(options.find((o) => o.textContent === 'France')).toHaveValue('FR');
+    expect(options.find((o) => o.textContent === 'Germany')).toHaveValue('DE');
+  });
+
   it('checks input before sending (a clear message at the field), then saves a flat rate, a threshold, a country rate and the freight choice', async () => {
     const saved: ShippingSettings = {
       flatRate: 4.99, freeOver: 50, countryRates: [{ country: 'CA', name: 'Canada', rate: 9.99 }], supplierFreight: 'charge', updatedAt: '2026-12-07T10:00:00.000Z',
