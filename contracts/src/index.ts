@@ -20,3 +20,4 @@ export * from './pages.ts';
 export * from './product-options.ts';
 export * from './slugs.ts';
 export * from './discounts.ts';
+export * from './shipping.ts';

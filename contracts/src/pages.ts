@@ -36,6 +36,11 @@ export const pageSchema = z.object({
 });
 export type Page = z.infer<typeof pageSchema>;
 
+/** GET pages/{slug}?source=true: the text as stored, shipping placeholders unfilled (the page editor). */
+export const pageSourceQuerySchema = z.object({
+  source: z.enum(['true', 'false'], { error: "source must be 'true' or 'false'" }).optional(),
+});
+
 /** GET pages: every page, for the footer and Admin → Pages. */
 export const pageListSchema = z.object({ pages: z.array(pageSchema.pick({ slug: true, title: true, updatedAt: true })) });
 export type PageList = z.infer<typeof pageListSchema>;

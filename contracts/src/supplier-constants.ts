@@ -55,8 +55,40 @@ export const CJ_MESSAGES = {
 } as const;
 
 /** Adding to cart or ordering a product the supplier stopped selling. */
-export const supplierNotSoldMessage = (name: string) => `'${name}' is no longer sold by our supplier and cannot be bought`;
+export const supplierNotSoldMessage = (name: string) => `'${name}' is no longer available and cannot be bought`;
 
 /** What the admin sees of an order forwarded to the supplier. */
 export const SUPPLIER_ORDER_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
+
+/** What shoppers read about a parcel (issue 34 point 4): never the supplier's raw states. */
+export const SHOPPER_SHIPMENT_STATUSES = ['Processing', 'Shipped', 'Delivered'] as const;
+export type ShopperShipmentStatus = (typeof SHOPPER_SHIPMENT_STATUSES)[number];
+
+/** The shopper's word for a supplier order state: DELIVERED → Delivered; a tracking number → Shipped; else Processing. */
+export function shopperShipmentStatus(s: { status: string; trackingNumber: string | null; deliveredAt?: string | Date | null }): ShopperShipmentStatus {
+  if (s.deliveredAt || /^delivered$/i.test(s.status)) return 'Delivered';
+  return s.trackingNumber ? 'Shipped' : 'Processing';
+}
+
+/**
+ * The carrier as shoppers read it: the supplier's own services (CJPacket…) are "Standard shipping";
+ * a real carrier (YunExpress, USPS) keeps its name; none: null.
+ */
+export function shopperCarrier(carrier: string | null): string | null {
+  if (!carrier?.trim()) return null;
+  return /\bcj|cjpacket|supplier/i.test(carrier) ? 'Standard shipping' : carrier.trim();
+}
+
+/** A public tracking page for a tracking number (17TRACK follows most carriers). */
+export const trackingUrlFor = (trackingNumber: string): string => `https://t.17track.net/en#nums=${encodeURIComponent(trackingNumber)}`;
+
+/** The parcel as shoppers see it: the shop's words for its state and carrier, and a tracking link. */
+export function toShopperShipment<T extends { status: string; trackingNumber: string | null; carrier: string | null; deliveredAt?: string | Date | null }>(s: T): T & { trackingUrl: string | null } {
+  return {
+    ...s,
+    status: shopperShipmentStatus(s),
+    carrier: shopperCarrier(s.carrier),
+    trackingUrl: s.trackingNumber ? trackingUrlFor(s.trackingNumber) : null,
+  };
+}

@@ -273,17 +273,20 @@ export function applyPricingRule(cost: number, rule: PricingRule): number {
 /** "Price $0.01 is below the supplier cost $17.92" */
 export const belowCostMessage = (price: number, cost: number) => `Price $${price.toFixed(2)} is below the supplier cost $${cost.toFixed(2)}`;
 
-/** A forwarded order as CJ reports it (shopping/order/getOrderDetail). */
+/** A forwarded order as CJ reports it (shopping/order/getOrderDetail); shoppers read it in the shop's words (toShopperShipment). */
 export const shipmentSchema = z.object({
-  /** CJ's order status (e.g. UNSHIPPED, SHIPPED, DELIVERED). */
+  /** Administrators: CJ's order status (e.g. UNSHIPPED, SHIPPED, DELIVERED). Shoppers: Processing, Shipped or Delivered. */
   status: z.string(),
   trackingNumber: z.string().nullable(),
   carrier: z.string().nullable(),
   shippedAt: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   checkedAt: z.string(),
+  /** Where the shopper follows the parcel (a public tracking site), once there is a tracking number. */
+  trackingUrl: z.string().nullable().optional(),
 });
 export type Shipment = z.infer<typeof shipmentSchema>;
+
 
 /** POST /api/orders/shipping-quote: the shipping price of the signed-in user's cart to a country. */
 export const shippingQuoteBodySchema = z.object({
@@ -291,18 +294,18 @@ export const shippingQuoteBodySchema = z.object({
 });
 export type ShippingQuoteBody = z.infer<typeof shippingQuoteBodySchema>;
 export const shippingQuoteSchema = z.object({
+  /** What Place Order will charge for shipping this cart to the country (the server's rule: shipping/). */
   shippingPrice: z.number(),
-  /** 'supplier': CJ's freight calculation; 'shop': the shop's own rule. */
-  source: z.enum(['supplier', 'shop']),
-  carrier: z.string().nullable(),
-  /** Delivery time in days as CJ gives it ("2-5"). */
-  days: z.string().nullable(),
-  /** Why the shop's own rule was used, when CJ could not answer. */
+  /** 'Standard shipping (7–12 days)' when the price holds the freight of separately shipped items, else null. */
+  label: z.string().nullable(),
+  /** Orders whose items reach this ship free (null: never). */
+  freeOver: z.number().nullable(),
+  /** Why the shop's standard rate was used for every item (the freight could not be quoted). */
   message: z.string().nullable(),
 });
 export type ShippingQuote = z.infer<typeof shippingQuoteSchema>;
 
-export const FREIGHT_UNAVAILABLE_MESSAGE = 'The supplier could not quote shipping to this country right now: the shop\'s standard shipping applies.';
+export const FREIGHT_UNAVAILABLE_MESSAGE = 'Shipping for some items could not be quoted to this country right now: the shop\'s standard rate applies.';
 export const SHIPPED_STATUS_LABEL = 'Shipped';
 export const CHOOSE_VARIANT_MESSAGE = 'Please choose a variant';
 export const VARIANT_NOT_FOUND_MESSAGE = 'This variant is not available';

@@ -293,6 +293,7 @@ test.describe('axe: 0 serious or critical findings on every page, light and dark
       { name: 'admin user edit', url: `/admin/user/${userId}`, ready: (p) => p.getByLabel('Name', { exact: true }) },
       { name: 'admin discounts', url: '/admin/discounts', ready: h1(/Discounts/i) },
       { name: 'admin discount create', url: '/admin/discount', ready: (p) => p.getByLabel('Code', { exact: true }) },
+      { name: 'admin shipping', url: '/admin/shipping', ready: (p) => p.getByLabel('Flat rate per order ($)') },
     ]);
     await context.close();
     report('administrator (catalogue, orders, users)', result);

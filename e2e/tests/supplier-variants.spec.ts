@@ -53,6 +53,10 @@ test('a shopper chooses a variant, buys it, and sees it shipped with the trackin
     await page.reload();
     await expect(page.getByTestId('line-tracking')).toContainText(/tracking number OFFTRK\w+/, { timeout: 2_000 });
   }).toPass({ timeout: 90_000, intervals: [2_000] });
+  // The shopper reads the shop's words: Shipped with a tracking link, never the supplier's (issue 34.4).
+  await expect(page.getByRole('link', { name: /OFFTRK\w+ \(track the parcel/ }).first()).toHaveAttribute('href', /^https:\/\/t\.17track\.net\//);
+  await expect(page.getByText('Not Delivered')).toHaveCount(0);
+  expect(await page.locator('main').innerText()).not.toMatch(/\bCJ\b|CJPacket|supplier|unshipped/i);
   await page.goto('/orderhistory');
   await expect(page.getByTestId('order-shipped').first()).toHaveText('Shipped');
   await admin.dispose();

@@ -362,6 +362,9 @@ export const MATRIX: Record<string, Declaration> = {
   'GET /api/pages': { expect: all(200) },
   'GET /api/pages/:slug': { expect: all(200), request: () => ({ params: { slug: 'shipping' } }) },
   'PUT /api/pages/:slug': { expect: adminOnly(200), request: () => ({ params: { slug: 'terms' }, body: { title: 'Terms of Service', body: 'Edited by the matrix.' } }) },
+  'GET /api/shipping/settings': { expect: adminOnly(200) },
+  'PUT /api/shipping/settings': { expect: adminOnly(200), request: () => ({ body: { flatRate: 0, supplierFreight: 'included' } }) },
+  'GET /api/shipping/rates': { expect: all(200) },
 
   // chat: signed-in users by their session, guests by their guest cookie (none here: anonymous is 401/404)
   'GET /api/chat/verify-guest': { expect: all(200) },
@@ -414,7 +417,7 @@ export const PUBLIC_CACHING: { private: string[]; perViewer: string[]; shared: R
     'GET /uploads/:key': IMMUTABLE, 'GET /uploads/w/:width/:key': IMMUTABLE,
     'GET /api/keys/paypal': null, 'GET /api/cj/products/saved/slug/:slug': null, 'GET /api/cj/offline-images/v1/:file': IMMUTABLE,
     'POST /api/newsletter/subscribe': null, 'POST /api/newsletter/unsubscribe': null,
-    'GET /api/pages': null, 'GET /api/pages/:slug': null, 'GET /api/chat/admin-status': null,
+    'GET /api/pages': null, 'GET /api/pages/:slug': null, 'GET /api/chat/admin-status': null, 'GET /api/shipping/rates': null,
   },
 };
 

@@ -12,3 +12,4 @@ export * from './schema/chat.ts';
 export * from './schema/pages.ts';
 export * from './schema/idempotency.ts';
 export * from './schema/discounts.ts';
+export * from './schema/shipping.ts';

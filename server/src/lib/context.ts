@@ -62,8 +62,8 @@ export interface AppContext {
   /** Seals and opens mail bodies at rest (the outbox table). */
   mailSealer: MailSealer;
   /**
-   * Shipping quotes (the supplier module sets it: CJ's freight for carts with supplier lines, else the
-   * shop's rule). Place-order charges what it answers; unset, the shop's rule applies.
+   * CJ's freight quotes for supplier lines (the supplier module sets it). When the shipping settings
+   * charge that freight, place-order and the shipping quote use it; unset, the shop's rate applies.
    */
   freight?: FreightQuoter;
   /**

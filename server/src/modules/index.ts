@@ -15,6 +15,7 @@ import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { devMailboxRoutes } from './dev-mailbox/dev-mailbox.routes.ts';
 import { pagesRoutes } from './pages/pages.routes.ts';
 import { discountsRoutes } from './discounts/discounts.routes.ts';
+import { shippingRoutes } from './shipping/shipping.routes.ts';
 
 /** Every API module, registered under /api by buildApp. */
 export const apiModules: FastifyPluginAsync[] = [
@@ -34,4 +35,5 @@ export const apiModules: FastifyPluginAsync[] = [
   devMailboxRoutes,
   pagesRoutes,
   discountsRoutes,
+  shippingRoutes,
 ] as FastifyPluginAsync[];

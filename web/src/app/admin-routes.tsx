@@ -22,6 +22,7 @@ const AdminPagesPage = lazyPage(() => import('../features/pages/pages/AdminPages
 const PageEditPage = lazyPage(() => import('../features/pages/pages/PageEditPage'));
 const DiscountListPage = lazyPage(() => import('../features/discounts/pages/DiscountListPage'));
 const DiscountEditPage = lazyPage(() => import('../features/discounts/pages/DiscountEditPage'));
+const ShippingSettingsPage = lazyPage(() => import('../features/admin-shipping/pages/ShippingSettingsPage'));
 
 /**
  * The routes under /admin/ (router.tsx sends /admin/* here), relative to it, inside the back office's
@@ -49,6 +50,7 @@ const adminPages: RouteObject[] = [
   { path: 'discounts', element: page(DiscountListPage) },
   { path: 'discount/:id', element: page(DiscountEditPage) },
   { path: 'discount', element: page(DiscountEditPage) },
+  { path: 'shipping', element: page(ShippingSettingsPage) },
   { path: '*', element: page(NotFoundPage) },
 ];
 

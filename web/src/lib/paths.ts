@@ -42,6 +42,7 @@ export const paths = {
     discounts: '/admin/discounts',
     discount: (id: string) => `/admin/discount/${id}`,
     newDiscount: '/admin/discount',
+    shipping: '/admin/shipping',
   },
 } as const;
 

@@ -65,7 +65,7 @@ export async function listAdminOrders(db: Executor, query: ListOrdersQuery, now 
   const loaded = pageRows.length ? await loadOrders(db, inArray(orders.id, pageRows.map((r) => r.id))) : [];
   const emailOf = new Map(pageRows.map((r) => [r.id, r.email]));
   return {
-    orders: loaded.map((o) => ({ ...presentOrder(o, now), userEmail: emailOf.get(o.order.id) ?? null })),
+    orders: loaded.map((o) => ({ ...presentOrder(o, now, 'admin'), userEmail: emailOf.get(o.order.id) ?? null })),
     page: query.page,
     pages: Math.max(1, Math.ceil(n / query.pageSize)),
     countOrders: n,

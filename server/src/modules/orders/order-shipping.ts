@@ -1,8 +1,11 @@
 import type { Order } from '@shop/contracts';
 import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { freightKey, type FreightLine, type FreightQuoter } from '../supplier/freight.ts';
+import { freightKey, type FreightLine, type FreightQuote, type FreightQuoter } from '../supplier/freight.ts';
 import { placeOrder, type PlaceOrderInput } from './place-order.ts';
+
+/** CJ's freight, or null when CJ could not answer (the shop's rate applies to those items then). */
+const freightOf = (q: FreightQuote): number | null => (q.source === 'supplier' ? q.shippingPrice : null);
 
 /** Thrown inside the order's transaction when CJ has no cached quote: asked outside, then placed again. */
 class FreightQuoteNeeded extends Error {
@@ -12,12 +15,12 @@ class FreightQuoteNeeded extends Error {
 }
 
 /**
- * Places an order charged the shipping the server works out (never the request's figures): with
- * supplier lines, CJ's freight quote for the cart to the order's country (the same cached answer the
- * checkout showed from POST orders/shipping-quote); when CJ cannot answer, the shop's rule. No
+ * Places an order charged the shipping the server works out (never the request's figures: the
+ * shipping settings, shipping/shipping-price.ts). When the settings charge the freight of supplier
+ * lines, that is CJ's freight quote for them to the order's country (the same cached answer the
+ * checkout showed from POST orders/shipping-quote); when CJ cannot answer, the shop's rate. No
  * supplier call runs inside the order's transaction: on a cache miss the transaction stops before
- * writing anything, the quote is asked, and the order is placed again with it. Own products only:
- * the shop's rule, with no extra statement.
+ * writing anything, the quote is asked, and the order is placed again with it.
  */
 export async function placeOrderWithShipping(
   db: Db, freight: FreightQuoter | undefined, input: Omit<PlaceOrderInput, 'shipping'>,
@@ -29,7 +32,7 @@ export async function placeOrderWithShipping(
       shipping: (lines, country) => {
         const hit = freight.cached(country, lines);
         if (!hit) throw new FreightQuoteNeeded(country, lines);
-        return hit.shippingPrice;
+        return freightOf(hit);
       },
     });
   } catch (error) {
@@ -40,10 +43,10 @@ export async function placeOrderWithShipping(
       ...input,
       shipping: (lines, country) => {
         const hit = freight.cached(country, lines);
-        if (hit) return hit.shippingPrice;
+        if (hit) return freightOf(hit);
         // CJ could not answer (the shop's rule, not cached): charge that answer if the cart is the one quoted.
         if (freightKey(country, lines).key !== asked) throw badRequest('Your cart changed while shipping was being quoted. Please try again.', undefined, 'CART_CHANGED');
-        return quoted.shippingPrice;
+        return freightOf(quoted);
       },
     });
   }

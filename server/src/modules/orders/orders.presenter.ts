@@ -1,4 +1,4 @@
-import { SHIPPED_STATUS_LABEL, type Order, type OrderStatus, type Refund } from '@shop/contracts';
+import { SHIPPED_STATUS_LABEL, toShopperShipment, type Order, type OrderStatus, type Refund } from '@shop/contracts';
 import type { orderItems, orderRefunds, orders } from '../../db/schema.ts';
 import { toCents } from '../../lib/money.ts';
 import { presentShipment, type ShipmentRow } from '../supplier/shipment.presenter.ts';
@@ -66,7 +66,9 @@ export function presentRefund(r: RefundRow): Refund {
 export function presentOrder(found: OrderWithLines, now = new Date(), audience: Audience = 'customer'): Order {
   const { order, userName, items, hasSupplierLines, shipment: shipmentRow } = found;
   const r = order.paymentResult;
-  const shipment = shipmentRow ? presentShipment(shipmentRow) : null;
+  // Customers read the parcel in the shop's words (Processing, Shipped, Delivered; no supplier names).
+  const raw = shipmentRow ? presentShipment(shipmentRow) : null;
+  const shipment = raw && audience === 'customer' ? toShopperShipment(raw) : raw;
   const refunds = found.refunds?.filter((x) => x.status === 'succeeded' || (audience === 'admin' && x.status === 'pending'));
   return {
     _id: order.id,

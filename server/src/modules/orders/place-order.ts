@@ -10,13 +10,13 @@ import { isId, newId } from '../../lib/ids.ts';
 import { MIN_UNIT_PRICE, toCents } from '../../lib/money.ts';
 import { cartLineProductColumns, cartVariantColumns, discountLineOf, isLineAvailable, readCartLine, type CartLine } from '../cart/get-cart.ts';
 import { checkDiscountForOrder, recordDiscountUse, type OrderDiscount } from '../discounts/index.ts';
+import { readShippingSettings, shippingPriceOf, shippingSettingsJson, shippingTerms, type ShippingSettingsRecord, type ShippingTerms } from '../shipping/index.ts';
 import { assertNoneDiscontinued } from '../supplier/index.ts';
 import type { FreightLine } from '../supplier/freight.ts';
 import { loadOrder } from './find-orders.ts';
 import { orderEventCte } from './order-events.ts';
 import { presentOrder, type OrderItemRow, type OrderRow, type OrderWithLines } from './orders.presenter.ts';
 
-export const SHIPPING_PRICE = 0;
 export const TAX_RATE = 0;
 /** A second identical order placed this soon after an unpaid one is a double submit: answer the first. */
 const DOUBLE_SUBMIT_WINDOW_MS = 10_000;
@@ -26,10 +26,11 @@ export interface PlaceOrderInput {
   body: PlaceOrderBody;
   expiryMinutes: number;
   /**
-   * The shipping price for the cart's supplier lines to the order's country, without I/O (see
-   * order-shipping.ts, which asks the supplier outside the transaction); default the shop's rule.
+   * The supplier's freight for the cart's supplier lines to the order's country, without I/O (see
+   * order-shipping.ts, which asks the supplier outside the transaction); null or unset: not known,
+   * the shop's rate applies to them. Asked only when the shipping settings charge that freight.
    */
-  shipping?: (lines: FreightLine[], country: string) => number;
+  shipping?: (lines: FreightLine[], country: string) => number | null;
   now?: Date;
 }
 
@@ -43,13 +44,13 @@ const customerAddressColumns = {
  * their name (for the answer), the saved address the body names (if any) and the cart lines with
  * their live products, in cart order (findCartLines' shape).
  */
-async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody): Promise<{ userName: string | null; shippingAddress: OrderShippingAddress; cart: CartLine[] }> {
+async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody): Promise<{ userName: string | null; shippingAddress: OrderShippingAddress; cart: CartLine[]; settings: ShippingSettingsRecord }> {
   const addressId = body.addressId && isId(body.addressId) ? body.addressId : null;
   const { rows } = (await tx.execute(sql`
     with customer as materialized (
       select u.id, u.name from ${users} u where u.id = ${userId}::char(24) for update of u
     )
-    select cu.name as user_name, ${sql.raw(selectList(customerAddressColumns, 'a', 'a_'))},
+    select cu.name as user_name, ${shippingSettingsJson} as shipping_settings, ${sql.raw(selectList(customerAddressColumns, 'a', 'a_'))},
       c.product_id as line_product_id, c.variant_id as line_variant_id, c.quantity as line_quantity, c.name as line_name,
       ${sql.raw(selectList(cartLineProductColumns, 'p', 'p_'))}, ${sql.raw(selectList(cartVariantColumns, 'v', 'v_'))}
     from customer cu
@@ -61,12 +62,13 @@ async function lockCustomerAndCart(tx: Tx, userId: string, body: PlaceOrderBody)
   const first = rows[0];
   const userName = (first?.user_name as string | undefined) ?? null;
   const cart = rows.filter((r) => r.line_product_id !== null).map(readCartLine);
+  const settings = readShippingSettings(first?.shipping_settings ? jsonValue<Parameters<typeof readShippingSettings>[0]>(first.shipping_settings) : null);
   if (body.addressId) {
     const a = first && first.a_id !== null ? readColumns<OrderShippingAddress & { id: string }>(customerAddressColumns, first, 'a_') : null;
     if (!a) throw notFound(ADDRESS_NOT_FOUND_MESSAGE);
-    return { userName, cart, shippingAddress: { fullName: a.fullName, address: a.address, city: a.city, postalCode: a.postalCode, country: a.country } };
+    return { userName, cart, settings, shippingAddress: { fullName: a.fullName, address: a.address, city: a.city, postalCode: a.postalCode, country: a.country } };
   }
-  if (body.shippingAddress) return { userName, cart, shippingAddress: { ...body.shippingAddress } };
+  if (body.shippingAddress) return { userName, cart, settings, shippingAddress: { ...body.shippingAddress } };
   throw badRequest(ORDER_MESSAGES.addressRequired, { shippingAddress: ORDER_MESSAGES.addressRequired });
 }
 
@@ -90,13 +92,15 @@ type Placed = { duplicateOf: string | null; taken: TakenRow[]; order: OrderRow |
 async function takeStockAndWrite(
   tx: Tx,
   input: {
-    orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shippingPrice: number; now: Date; expiresAt: Date;
+    orderId: string; userId: string; lines: Line[]; shippingAddress: OrderShippingAddress; paymentMethod: string; shipping: ShippingTerms; now: Date; expiresAt: Date;
     /** A discount code checked for these lines at these prices (itemsPrice): written only if the stock taken costs exactly that. */
     discount: (OrderDiscount & { itemsPrice: number }) | null;
   },
 ): Promise<Placed> {
   const { lines, shippingAddress: a, now } = input;
-  const shipping = input.shippingPrice.toFixed(2);
+  // The shipping settings' terms; whether the order reaches free shipping is decided on the items' exact sum.
+  const shipPrice = input.shipping.price.toFixed(2);
+  const freeOver = input.shipping.freeOver === null ? null : input.shipping.freeOver.toFixed(2);
   const discountPrice = (input.discount?.amount ?? 0).toFixed(2);
   const expectedItems = input.discount ? input.discount.itemsPrice.toFixed(2) : null;
   const join = (xs: Array<string | number>) => xs.join(',');
@@ -154,16 +158,19 @@ async function takeStockAndWrite(
       from (select id, sum(quantity)::int as quantity from taken_v group by id) t where p.id = t.id and p.cj_data is null
     ), taken as (
       select * from taken_p union all select * from taken_v
-    ), totals as materialized (
+    ), sums as materialized (
       select coalesce(sum(t.final_price * t.quantity), 0)::numeric(12, 2) as items, count(*) as n,
              coalesce(bool_and(t.final_price >= ${MIN_UNIT_PRICE}::numeric), true) as priced
       from taken t
+    ), totals as materialized (
+      select s.*, (case when ${freeOver}::numeric is not null and s.items >= ${freeOver}::numeric then 0 else ${shipPrice}::numeric end)::numeric(12, 2) as shipping
+      from sums s
     ), placed as (
       insert into ${orders} (id, user_id, shipping_address, payment_method, items_price, shipping_price, tax_price, total_price,
                              currency, expires_at, created_at, updated_at, discount_code, discount_price)
       select ${input.orderId}::char(24), ${input.userId}::char(24), ${JSON.stringify(a)}::jsonb, ${input.paymentMethod}::text,
-             t.items, ${shipping}::numeric, round(t.items * ${TAX_RATE}::numeric, 2),
-             t.items - ${discountPrice}::numeric + ${shipping}::numeric + round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items, t.shipping, round(t.items * ${TAX_RATE}::numeric, 2),
+             t.items - ${discountPrice}::numeric + t.shipping + round(t.items * ${TAX_RATE}::numeric, 2),
              'USD', ${input.expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
              ${input.discount?.code ?? null}::text, ${discountPrice}::numeric
       from totals t where t.n = ${lines.length}::int and t.priced
@@ -220,21 +227,28 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
   const now = input.now ?? new Date();
   const { userId, body } = input;
   const result = await db.transaction(async (tx): Promise<{ created: false; orderId: string } | { created: true; placed: OrderWithLines }> => {
-    const { userName, shippingAddress, cart } = await lockCustomerAndCart(tx, userId, body);
+    const { userName, shippingAddress, cart, settings } = await lockCustomerAndCart(tx, userId, body);
     if (!cart.length) throw badRequest(ORDER_MESSAGES.cartEmpty, undefined, 'CART_EMPTY');
     if (cart.some((l) => !isLineAvailable(l))) throw badRequest(ORDER_MESSAGES.productsUnavailable, undefined, 'CART_CHANGED');
     assertNoneDiscontinued(cart.map((l) => ({ name: l.product!.name, supplierDiscontinuedAt: l.supplierDiscontinuedAt, supplierBelowCostAt: l.supplierBelowCostAt })));
 
     // Sorted by product id: every transaction locks product rows in the same order.
     const freightLines = cart.filter((l) => l.product?.cjData != null && l.variant).map((l) => ({ vid: l.variant!.vid, quantity: l.quantity }));
-    const shippingPrice = input.shipping ? input.shipping(freightLines, shippingAddress.country) : SHIPPING_PRICE;
+    const charging = settings.supplierFreight === 'charge' && freightLines.length > 0;
+    const shipping = shippingTerms(settings, {
+      country: shippingAddress.country, hasOwnLines: cart.some((l) => l.product?.cjData == null), hasSupplierLines: freightLines.length > 0,
+      freight: charging && input.shipping ? input.shipping(freightLines, shippingAddress.country) : null,
+    });
     const orderId = newId(now.getTime());
     const lines: Line[] = cart.map((l, position) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, position, itemId: newId(now.getTime()) }))
       .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : a.variantId < b.variantId ? -1 : 1));
     // A discount code is checked again here, under its row's lock, from the database's prices (issue 34.1).
     const discountLines = body.discountCode ? cart.map((l) => discountLineOf(l)) : [];
+    const itemsPrice = discountLines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0) / 100;
     let discount: OrderDiscount | null = null;
     if (body.discountCode) {
+      // The shipping these items pay (a free-shipping code takes it off); the statement checks they cost itemsPrice.
+      const shippingPrice = shippingPriceOf(shipping, itemsPrice);
       try {
         discount = await checkDiscountForOrder(tx, { code: body.discountCode, userId, lines: discountLines, shippingPrice, now });
       } catch (refusal) {
@@ -246,9 +260,9 @@ export async function placeOrder(db: Db, input: PlaceOrderInput): Promise<{ orde
     }
     const placed = await takeStockAndWrite(tx, {
       orderId, userId, lines, shippingAddress, paymentMethod: body.paymentMethod, now,
-      shippingPrice,
+      shipping,
       expiresAt: new Date(now.getTime() + input.expiryMinutes * 60_000),
-      discount: discount && { ...discount, itemsPrice: discountLines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0) / 100 },
+      discount: discount && { ...discount, itemsPrice },
     });
     if (placed.duplicateOf) return { orderId: placed.duplicateOf, created: false };
     if (discount && placed.order) await recordDiscountUse(tx, { orderId, discountId: discount.discountId, userId, at: now });

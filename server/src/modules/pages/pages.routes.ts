@@ -14,7 +14,8 @@ export const pagesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/pages', { config: { access: 'public' }, schema: s.listPagesSchema }, async () => listPages(ctx.db));
 
-  app.get('/pages/:slug', { config: { access: 'public' }, schema: s.getPageSchema }, async (request) => getPage(ctx.db, request.params.slug));
+  app.get('/pages/:slug', { config: { access: 'public' }, schema: s.getPageSchema }, async (request) =>
+    getPage(ctx.db, request.params.slug, { source: request.query.source === 'true' }));
 
   app.put('/pages/:slug', { config: { access: 'admin' }, schema: s.updatePageSchema }, async (request) => {
     const page = await updatePage(ctx.db, request.params.slug, request.body);

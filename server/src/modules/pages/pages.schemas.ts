@@ -1,4 +1,4 @@
-import { errorResponseSchema, pageListSchema, pageSchema, pageSlugParamsSchema, pageUpdateBodySchema } from '@shop/contracts';
+import { errorResponseSchema, pageListSchema, pageSchema, pageSlugParamsSchema, pageSourceQuerySchema, pageUpdateBodySchema } from '@shop/contracts';
 import { z } from 'zod';
 
 const tags = ['pages'];
@@ -13,9 +13,12 @@ export const listPagesSchema = {
 export const getPageSchema = {
   tags,
   summary: 'One information page: title and Markdown body; the FAQ page also lists its questions',
-  description: 'The body is Markdown; clients render it without raw HTML. 404 "Page Not Found" for an unknown slug.',
+  description: 'The body is Markdown; clients render it without raw HTML. 404 "Page Not Found" for an unknown slug. ' +
+    'Shipping placeholders ({{shipping.summary}}, {{shipping.flatRate}}, {{shipping.freeOver}}, {{shipping.countries}}, ' +
+    '{{shipping.standard}}, {{shipping.days}}) are filled from the shipping settings; `source=true` answers the text as stored (the editor).',
   params: pageSlugParamsSchema,
-  response: { 200: pageSchema, ...errors(404) },
+  querystring: pageSourceQuerySchema,
+  response: { 200: pageSchema, ...errors(400, 404) },
 };
 
 export const updatePageSchema = {

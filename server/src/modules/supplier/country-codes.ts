@@ -9,8 +9,12 @@ const ALIASES: Record<string, string> = {
   'south korea': 'KR', korea: 'KR', russia: 'RU', 'czech republic': 'CZ', uae: 'AE', turkey: 'TR',
 };
 
-// Region codes that are not countries one can ship to.
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'AQ']);
+// Region codes that are not countries one can ship to, and withdrawn codes the runtime still names
+// (DD "Germany", FX "France"...): without them a name resolves to the country's current code.
+const NOT_COUNTRIES = new Set([
+  'EU', 'EZ', 'UN', 'QO', 'AQ',
+  'AN', 'BU', 'CS', 'DD', 'DY', 'FX', 'HV', 'NH', 'RH', 'SU', 'TP', 'UK', 'VD', 'YD', 'YU', 'ZR',
+]);
 
 let byName: Map<string, { code: string; name: string }> | null = null;
 

@@ -1,4 +1,4 @@
-import { FREIGHT_UNAVAILABLE_MESSAGE, type ShippingQuote } from '@shop/contracts';
+import { FREIGHT_UNAVAILABLE_MESSAGE } from '@shop/contracts';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { cartItems, products, productVariants } from '../../db/schema.ts';
@@ -8,21 +8,34 @@ import type { SupplierCatalogue } from './supplier-catalogue.ts';
 
 /** CJ's freight answers are kept this long per destination and variant set. */
 export const FREIGHT_CACHE_MS = 30 * 60_000;
-/** The shop's own shipping rule (orders/place-order: free shipping). */
+/** A 'shop' FreightQuote's own price: no freight (the shipping settings' rate applies to those lines: shipping/shipping-price.ts). */
 export const SHOP_SHIPPING_PRICE = 0;
 
 export type FreightLine = { vid: string; quantity: number };
 
+/**
+ * CJ's freight for a set of supplier lines (source 'supplier'), or the shop's rule when there are none
+ * or CJ could not answer (source 'shop', with a message then). Internal: shoppers see the order's
+ * shipping (shipping/quote-cart-shipping.ts), never the carrier's name.
+ */
+export interface FreightQuote {
+  shippingPrice: number;
+  source: 'supplier' | 'shop';
+  carrier: string | null;
+  days: string | null;
+  message: string | null;
+}
+
 export interface FreightQuoter {
   /** The quote for the user's cart (POST orders/shipping-quote). */
-  quote(db: Executor, userId: string, country: string): Promise<ShippingQuote>;
+  quote(db: Executor, userId: string, country: string): Promise<FreightQuote>;
   /** The quote for these supplier lines (none: the shop's rule); asks CJ on a cache miss. */
-  quoteLines(country: string, lines: FreightLine[]): Promise<ShippingQuote>;
+  quoteLines(country: string, lines: FreightLine[]): Promise<FreightQuote>;
   /**
    * Without any I/O: the shop's rule when there are no supplier lines, else CJ's cached quote for
    * this destination and variant set, or undefined when none is cached. Unknown country: 400.
    */
-  cached(country: string, lines: FreightLine[]): ShippingQuote | undefined;
+  cached(country: string, lines: FreightLine[]): FreightQuote | undefined;
 }
 
 /** The cache key of a destination and variant set (quantities summed per vid). */
@@ -48,8 +61,8 @@ const countryCode = (country: string): string => {
  */
 export function createFreightQuoter(catalogue: SupplierCatalogue, opts: { fromCountryCode: string; logisticName: string; now?: () => number }): FreightQuoter {
   const now = opts.now ?? Date.now;
-  const cache = new Map<string, { expires: number; value: ShippingQuote }>();
-  const shopRule = (message: string | null): ShippingQuote => ({ shippingPrice: SHOP_SHIPPING_PRICE, source: 'shop', carrier: null, days: null, message });
+  const cache = new Map<string, { expires: number; value: FreightQuote }>();
+  const shopRule = (message: string | null): FreightQuote => ({ shippingPrice: SHOP_SHIPPING_PRICE, source: 'shop', carrier: null, days: null, message });
   const quoter: FreightQuoter = {
     async quote(db, userId, country) {
       const lines = await db.select({ vid: productVariants.vid, quantity: cartItems.quantity })
@@ -78,7 +91,7 @@ export function createFreightQuoter(catalogue: SupplierCatalogue, opts: { fromCo
       const usable = options.filter((o) => Number.isFinite(o.logisticPrice) && o.logisticPrice >= 0);
       if (!usable.length) return shopRule(FREIGHT_UNAVAILABLE_MESSAGE);
       const pick = usable.find((o) => o.logisticName === opts.logisticName) ?? usable.reduce((a, b) => (b.logisticPrice < a.logisticPrice ? b : a));
-      const value: ShippingQuote = {
+      const value: FreightQuote = {
         shippingPrice: Math.round(pick.logisticPrice * 100) / 100, source: 'supplier', carrier: pick.logisticName || null,
         days: pick.logisticAging || null, message: null,
       };

@@ -10,7 +10,7 @@ export type { CancelSupplierOrder, SupplierCancelOutcome } from './cancel-suppli
 const supplierDiscontinued = (name: string) => badRequest(supplierNotSoldMessage(name), undefined, 'SUPPLIER_DISCONTINUED');
 
 /**
- * Refuses products the supplier no longer sells ('{name}' is no longer sold by our supplier and
+ * Refuses products the supplier no longer sells ('{name}' is no longer available and
  * cannot be bought). Cart additions and order placement call it.
  */
 export async function assertSupplierSellable(db: Executor, productIds: string[]): Promise<void> {

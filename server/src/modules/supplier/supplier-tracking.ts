@@ -1,4 +1,4 @@
-import { CJ_MESSAGES, formatOrderNumber, type SupplierOrder, type SupplierSource } from '@shop/contracts';
+import { CJ_MESSAGES, formatOrderNumber, shopperCarrier, trackingUrlFor, type SupplierOrder, type SupplierSource } from '@shop/contracts';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -25,7 +25,7 @@ export interface TrackingDeps {
   log: FastifyBaseLogger;
 }
 
-/** The "your order has shipped" e-mail. */
+/** The "your order has shipped" e-mail, in the shop's words: the carrier shoppers know and a tracking link (issue 34.4). */
 export function shippedMail(to: { name: string; email: string; number: number }, orderId: string, d: { trackingNumber: string; carrier: string | null }, siteUrl: string): Mail {
   const link = `${siteUrl}/order/${orderId}`;
   return {
@@ -36,8 +36,9 @@ export function shippedMail(to: { name: string; email: string; number: number },
       '',
       `Good news: your order ${formatOrderNumber(to.number)} has shipped.`,
       '',
-      `Carrier: ${d.carrier ?? 'the supplier\'s carrier'}`,
+      `Carrier: ${shopperCarrier(d.carrier) ?? 'Standard shipping'}`,
       `Tracking number: ${d.trackingNumber}`,
+      `Track your parcel: ${trackingUrlFor(d.trackingNumber)}`,
       '',
       `View your order: ${link}`,
     ].join('\n'),

@@ -1,5 +1,5 @@
 import {
-  applyPricingRule, belowCostMessage, CHOOSE_VARIANT_MESSAGE, FREIGHT_UNAVAILABLE_MESSAGE, type Cart, type CjSaveResponse,
+  applyPricingRule, belowCostMessage, CHOOSE_VARIANT_MESSAGE, FREIGHT_UNAVAILABLE_MESSAGE, STANDARD_SHIPPING_LABEL, type Cart, type CjSaveResponse,
   type Order, type OrderActionResponse, type PricingRuleResponse, type ShippingQuote, type SupplierOrder,
 } from '@shop/contracts';
 import { and, eq, like } from 'drizzle-orm';
@@ -32,6 +32,8 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     admin = await createAdmin(t);
     customer = await createUser(t);
     pid = [...cj.products.values()].find((p) => p.variants.length >= 2)!.pid;
+    // The owner charges the supplier's freight (the default includes it in the price: shipping 0).
+    expect((await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 0, supplierFreight: 'charge' })).status).toBe(200);
   });
   afterAll(async () => {
     await t?.close();
@@ -121,14 +123,14 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     // Freight before the order: CJ's quote for the variant set, cached per destination.
     const before = cj.count('logistic/freightCalculate');
     const quote = await call<ShippingQuote>(t, customer, 'POST', '/api/orders/shipping-quote', { country: 'United States' });
-    expect(quote).toEqual({ status: 200, body: { shippingPrice: 4.8, source: 'supplier', carrier: 'CJPacket Ordinary', days: '7-12', message: null } });
+    expect(quote).toEqual({ status: 200, body: { shippingPrice: 4.8, label: STANDARD_SHIPPING_LABEL, freeOver: null, message: null } });
     await call(t, customer, 'POST', '/api/orders/shipping-quote', { country: 'US' });
     expect(cj.count('logistic/freightCalculate')).toBe(before + 1);
     const sent = JSON.parse(cj.requests.filter((r) => r.path === 'logistic/freightCalculate').at(-1)!.body) as Record<string, unknown>;
     expect(sent).toEqual({ startCountryCode: 'CN', endCountryCode: 'US', products: [{ vid: second!.vid, quantity: 2 }] });
     cj.freightPerUnit = null;
     const fallback = await call<ShippingQuote>(t, customer, 'POST', '/api/orders/shipping-quote', { country: 'Germany' });
-    expect(fallback.body).toMatchObject({ source: 'shop', shippingPrice: 0, message: FREIGHT_UNAVAILABLE_MESSAGE });
+    expect(fallback.body).toMatchObject({ label: null, shippingPrice: 0, message: FREIGHT_UNAVAILABLE_MESSAGE });
     cj.freightPerUnit = 3;
     expect(await call(t, customer, 'POST', '/api/orders/shipping-quote', { country: 'Atlantis' })).toMatchObject({ status: 400 });
 
@@ -163,7 +165,9 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     const firstPoll = await pollTracking(deps);
     expect(firstPoll).toMatchObject({ checked: 1, changed: 1, mailed: 1 });
     const mine = await call<Order>(t, customer, 'GET', `/api/orders/${order._id}`);
-    expect(mine.body.shipment).toMatchObject({ status: 'SHIPPED', trackingNumber: 'YT2412345678901234', carrier: 'YunExpress' });
+    // The customer reads the shop's words; the back office keeps CJ's.
+    expect(mine.body.shipment).toMatchObject({ status: 'Shipped', trackingNumber: 'YT2412345678901234', carrier: 'YunExpress' });
+    expect((await call<Order>(t, admin, 'GET', `/api/orders/${order._id}`)).body.shipment).toMatchObject({ status: 'SHIPPED', carrier: 'YunExpress' });
     expect(mine.body.shippingStatus).toBe('Shipped');
     expect(mine.body.orderItems[0]!.tracking).toMatchObject({ trackingNumber: 'YT2412345678901234', carrier: 'YunExpress' });
     const mails = await shippedMails(customer.email);
@@ -224,7 +228,7 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     cj.freightPerUnit = null;
     try {
       const quote = await call<ShippingQuote>(t, buyer2, 'POST', '/api/orders/shipping-quote', { country: 'France' });
-      expect(quote.body).toMatchObject({ source: 'shop', shippingPrice: 0, message: FREIGHT_UNAVAILABLE_MESSAGE });
+      expect(quote.body).toMatchObject({ label: null, shippingPrice: 0, message: FREIGHT_UNAVAILABLE_MESSAGE });
       const fallback = await call<Order>(t, buyer2, 'POST', '/api/orders', { addressId: address._id, paymentMethod: 'PayPal' });
       expect(fallback.status).toBe(201);
       expect(fallback.body).toMatchObject({ shippingPrice: 0, totalPrice: fallback.body.itemsPrice });
@@ -259,5 +263,22 @@ describe(`supplier variants, pricing rule, tracking and freight (local CJ server
     const ok = await call<CjSaveResponse>(t, admin, 'POST', '/api/cj/products/save', { pid, confirmBelowCost: true });
     expect(ok.body.product.supplierBelowCostAt).toBeNull();
     expect((await call(t, buyer, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: saved.productVariants![0]!._id })).status).toBe(200);
+  });
+
+  it('freight included in the price (Admin → Shipping): supplier lines pay the shop\'s rate, and CJ is not asked', async () => {
+    await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 3.5, supplierFreight: 'included' });
+    try {
+      const buyer = await createUser(t);
+      await call(t, buyer, 'POST', '/api/cart/items', { productId: saved._id, quantity: 1, variantId: saved.productVariants![0]!._id });
+      const calls = cj.count('logistic/freightCalculate');
+      const quote = await call<ShippingQuote>(t, buyer, 'POST', '/api/orders/shipping-quote', { country: 'Japan' });
+      expect(quote.body).toEqual({ shippingPrice: 3.5, label: null, freeOver: null, message: null });
+      const placed = await call<Order>(t, buyer, 'POST', '/api/orders', { shippingAddress: { ...sampleAddress(7), country: 'Japan' }, paymentMethod: 'PayPal' });
+      expect(placed.status).toBe(201);
+      expect(placed.body).toMatchObject({ shippingPrice: 3.5, totalPrice: Math.round((placed.body.itemsPrice + 3.5) * 100) / 100 });
+      expect(cj.count('logistic/freightCalculate')).toBe(calls);
+    } finally {
+      await call(t, admin, 'PUT', '/api/shipping/settings', { flatRate: 0, supplierFreight: 'charge' });
+    }
   });
 });

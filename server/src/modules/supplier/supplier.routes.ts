@@ -1,7 +1,6 @@
 import { CJ_MESSAGES, SUPPLIER_SOURCE_NOTICES } from '@shop/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
 import { createCancelSupplierOrder } from './cancel-supplier-order.ts';
 import { createFreightQuoter } from './freight.ts';
@@ -77,10 +76,8 @@ export const supplierRoutes: FastifyPluginAsyncZod = async (app) => {
     refreshTrackingNow(tracking, request.params.orderId, source));
 
   const freight = createFreightQuoter(catalogue, { fromCountryCode: app.ctx.config.cj.fromCountryCode, logisticName: app.ctx.config.cj.logisticName });
-  // Place-order charges the same quote (same cache): orders/place-order-shipping.ts.
+  // Place-order and POST orders/shipping-quote (shipping module) charge the same quote (same cache).
   app.ctx.freight = freight;
-  app.post('/orders/shipping-quote', { config: { access: 'user' }, schema: s.shippingQuoteRouteSchema }, async (request) =>
-    freight.quote(db, requireUser(request).id, request.body.country));
 
   app.post('/cj/orders/:orderId/retry', { config: admin, schema: s.retryOrderSchema }, async (request) =>
     ({ message: CJ_MESSAGES.orderRetried, supplierOrder: await retrySupplierOrder(db, request.params.orderId, source) }));

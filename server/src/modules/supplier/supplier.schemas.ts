@@ -3,7 +3,6 @@ import {
   cjRefreshResponseSchema, cjSaveBodySchema, cjSavedItemSchema, cjSavedListResponseSchema, cjSaveResponseSchema,
   errorResponseSchema, messageResponseSchema, supplierOrderActionResponseSchema, supplierOrderListQuerySchema,
   supplierOrderListResponseSchema, supplierOrderSchema, supplierStatusSchema, pricingRuleSchema, pricingRuleResponseSchema,
-  shippingQuoteBodySchema, shippingQuoteSchema,
 } from '@shop/contracts';
 import { z } from 'zod';
 
@@ -92,9 +91,4 @@ export const refreshTrackingSchema = {
   tags, summary: 'Back office: ask the supplier now for the status and tracking number of one forwarded order',
   params: orderParams,
   response: { 200: supplierOrderSchema, 409: errorResponseSchema, ...errors },
-};
-export const shippingQuoteRouteSchema = {
-  tags: ['orders'], summary: 'Shipping price of your cart to a country (supplier lines: the supplier\'s freight calculation)',
-  body: shippingQuoteBodySchema,
-  response: { 200: shippingQuoteSchema, ...errors },
 };

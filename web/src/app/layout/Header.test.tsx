@@ -128,7 +128,7 @@ describe('Header', () => {
     expect(toggle).toHaveFocus();
   });
 
-  it('an admin gets the admin menu with the back office\'s nine areas (the spec\'s six, Discounts, Leads and Pages)', async () => {
+  it('an admin gets the admin menu with the back office\'s ten areas (the spec\'s six, Discounts, Leads, Pages and Shipping)', async () => {
     mockApi({});
     renderWithProviders(<Header />, { state: makeState({ userInfo: admin }) });
     await userEvent.click(screen.getByRole('button', { name: 'Admin' }));
@@ -144,6 +144,7 @@ describe('Header', () => {
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
       ['Pages', '/admin/pages'],
+      ['Shipping', '/admin/shipping'],
     ]);
   });
 
@@ -155,8 +156,8 @@ describe('Header', () => {
     await user.keyboard('{ArrowDown}');
     await waitFor(() => expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveFocus());
     await user.keyboard('{End}');
-    expect(screen.getByRole('link', { name: 'Pages' })).toHaveFocus();
-    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('link', { name: 'Shipping' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}{ArrowUp}{ArrowUp}');
     expect(screen.getByRole('link', { name: 'Leads' })).toHaveFocus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/leads$/));

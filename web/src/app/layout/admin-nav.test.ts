@@ -15,6 +15,7 @@ describe('the back office areas (admin-nav)', () => {
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
       ['Pages', '/admin/pages'],
+      ['Shipping', '/admin/shipping'],
     ]);
   });
 
@@ -37,6 +38,7 @@ describe('the back office areas (admin-nav)', () => {
     ['/admin/chat/0123456789abcdef01234567', 'Chats'],
     ['/admin/pages', 'Pages'],
     ['/admin/page/faq', 'Pages'],
+    ['/admin/shipping', 'Shipping'],
     ['/ADMIN/Products/', 'Products'],
   ])('%s is in %s (and no other area)', (pathname, area) => {
     expect(areaOf(pathname)).toEqual([area]);

@@ -26,6 +26,7 @@ export const ADMIN_NAV: readonly AdminNavEntry[] = [
   { to: paths.admin.leads, label: 'Leads', icon: 'leads' },
   { to: paths.admin.chats, label: 'Chats', icon: 'chats' },
   { to: paths.admin.pages, label: 'Pages', icon: 'pages' },
+  { to: paths.admin.shipping, label: 'Shipping', icon: 'settings' },
 ];
 
 /**

@@ -7,6 +7,7 @@ import { SHOP_WORDS, SHOPPING_INTENT, termNames } from './relevance.ts';
 import type { ProductFact, ShopTools } from './shop-tools.ts';
 import { describeBudget, withinBudget, type Budget, type Comparison, type Superlative, type Understanding } from './understand.ts';
 import type { NamedCountry } from './countries.ts';
+import { describeSeparateShipping, describeShippingTo } from '../../shipping/index.ts';
 
 /**
  * The built-in assistant's answers that need more than one product look-up: budgets and
@@ -230,15 +231,14 @@ export async function alternativeLine(tools: ShopTools, p: ProductFact): Promise
   return { text: `\n  ${p.name} is out of stock right now. A similar product in stock (${p.category}, closest price): ${productLink(alt)} at ${describePrice(alt)}, ${describeStock(alt)}.`, product: alt };
 }
 
-/** Shipping to a country the shopper named, from the shop's shipping rule for it (shippingRuleFor). */
+/** Shipping to a country the shopper named, from the shipping settings checkout charges from (shippingRuleFor). */
 export async function answerShipping(tools: ShopTools, country: NamedCountry): Promise<AssistantAnswer> {
   const rule = await tools.shippingTo(country.code);
   const to = country.name;
   if (!rule.ships) return { text: `Sorry, we don't ship to ${to} at the moment.`, products: [] };
-  const price = rule.price === 0 ? 'free' : `${money(rule.price)} per order`;
   return {
-    text: `Shipping to ${to} is ${price} on our own products: orders are dispatched within ${rule.dispatchDays} business days and arrive within ${rule.deliveryDays} business days. ` +
-      `Products from our supplier catalogue ship from the supplier and take ${rule.supplierDeliveryDays} business days to ${to}; any shipping cost for them is shown at checkout.`,
+    text: `Shipping to ${to} is ${describeShippingTo(rule.settings, rule.price)}: orders are dispatched within ${rule.dispatchDays} business days and arrive within ${rule.deliveryDays} business days. ` +
+      describeSeparateShipping(rule.settings),
     products: [],
   };
 }

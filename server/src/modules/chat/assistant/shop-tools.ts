@@ -105,10 +105,11 @@ function orderStatus(o: Order): string {
   if (o.status === 'refunded') return `refunded in full ($${o.refundedAmount.toFixed(2)})`;
   const refunded = o.status === 'partially_refunded' ? ` ($${o.refundedAmount.toFixed(2)} refunded)` : '';
   if (o.isDelivered) return `delivered on ${o.deliveredAt?.slice(0, 10)}${refunded}`;
-  // A supplier parcel on its way: the carrier's tracking number (issue 20).
+  // A parcel on its way: the carrier shoppers know, its tracking number and link (issue 20; no supplier words, issue 34.4).
   const s = o.shipment;
+  if (s?.status === 'Delivered') return `delivered${s.deliveredAt ? ` on ${s.deliveredAt.slice(0, 10)}` : ''}${refunded}`;
   if (s?.trackingNumber) {
-    return `shipped${s.shippedAt ? ` on ${s.shippedAt.slice(0, 10)}` : ''}${s.carrier ? ` with ${s.carrier}` : ''}, tracking number ${s.trackingNumber} (supplier status: ${s.status.toLowerCase()})`;
+    return `shipped${s.shippedAt ? ` on ${s.shippedAt.slice(0, 10)}` : ''}${s.carrier ? ` with ${s.carrier}` : ''}, tracking number ${s.trackingNumber}${s.trackingUrl ? ` (track it at ${s.trackingUrl})` : ''}`;
   }
   if (o.isPaid) return `paid on ${o.paidAt?.slice(0, 10)} and being prepared for delivery${refunded}`;
   if (o.isExpired) return 'expired without payment';

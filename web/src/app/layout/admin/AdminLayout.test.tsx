@@ -68,6 +68,7 @@ describe('the back office layout', () => {
       ['Leads', '/admin/leads'],
       ['Chats', '/admin/chats'],
       ['Pages', '/admin/pages'],
+      ['Shipping', '/admin/shipping'],
     ]);
     expect(within(nav).getByRole('link', { name: 'Products' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Orders' })).not.toHaveAttribute('aria-current');
@@ -119,7 +120,7 @@ describe('the back office layout', () => {
     await userEvent.click(menuButton);
     const drawer = await screen.findByRole('dialog', { name: 'Back office' });
     expect(within(drawer).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', 'Chats3', 'Pages', 'View store',
+      'Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', 'Chats3', 'Pages', 'Shipping', 'View store',
     ]);
     await userEvent.click(within(drawer).getByRole('link', { name: /^Chats/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Chats' })).toBeInTheDocument();

@@ -24,6 +24,15 @@ describe('CartPage (guest)', () => {
     expect(screen.getByRole('button', { name: 'Proceed to Checkout' })).toBeDisabled();
   });
 
+  it("shows the shop's shipping promise under the subtotal, and how far free shipping is", async () => {
+    const rates = { flatRate: 4.99, freeOver: 80, countryRates: [], summary: 'Shipping is $4.99 per order, free on orders over $80.00.' };
+    mockApi({ 'GET shipping/rates': () => ({ body: rates }) });
+    renderWithProviders(<CartPage />, { route: '/cart', state: makeState({ cartItems: [mug, lamp] }) });
+    const line = await screen.findByTestId('cart-shipping');
+    expect(line).toHaveTextContent('Shipping is $4.99 per order, free on orders over $80.00.');
+    expect(line).toHaveTextContent('Add $22.00 more for free shipping.');
+  });
+
   it('disables minus at 1 and plus at stock, and shows the subtotal', () => {
     renderWithProviders(<CartPage />, { route: '/cart', state: makeState({ cartItems: [mug, lamp] }) });
     expect(screen.getByRole('button', { name: 'Decrease quantity of Blue Mug' })).toBeDisabled();

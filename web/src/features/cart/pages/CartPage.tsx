@@ -13,6 +13,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { getErrorMessage } from '../../../lib/api-client';
 import { formatMoney, roundMoney } from '../../../lib/format';
 import { useCart } from '../api/get-cart';
+import { useShippingRates } from '../api/get-shipping-rates';
 import { useCartActions } from '../hooks/use-cart-actions';
 import { summarizeCart } from '../lib/summarize-cart';
 import { DiscountCodeBox } from '../components/DiscountCodeBox';
@@ -35,6 +36,9 @@ export default function CartPage() {
   // The code applied to the server cart, as the server judged it on its last answer.
   const discount = isSignedIn ? cart.data?.discount : null;
   const hasDiscount = Boolean(discount?.isValid && discount.amount > 0);
+  // The shipping promise checkout charges from (Admin → Shipping); the exact figure for the address comes at Place Order.
+  const rates = useShippingRates(cartItems.length > 0);
+  const freeOver = rates.data?.freeOver ?? null;
 
   const isLoading = isSignedIn && cart.isPending && cart.fetchStatus !== 'idle' && cartItems.length === 0;
 
@@ -127,6 +131,16 @@ export default function CartPage() {
                 {cartItems.length > 0 && (
                   <ListGroup.Item>
                     {isSignedIn ? <DiscountCodeBox discount={discount} /> : <p className="small text-body-secondary mb-0">Have a discount code? Sign in to use it.</p>}
+                  </ListGroup.Item>
+                )}
+                {rates.data && cartItems.length > 0 && (
+                  <ListGroup.Item className="small text-body-secondary" data-testid="cart-shipping">
+                    {rates.data.summary}
+                    {freeOver !== null && freeOver > 0 && (
+                      <strong className="d-block">
+                        {subtotal >= freeOver ? 'Your order ships free.' : `Add ${formatMoney(roundMoney(freeOver - subtotal))} more for free shipping.`}
+                      </strong>
+                    )}
                   </ListGroup.Item>
                 )}
                 <ListGroup.Item>

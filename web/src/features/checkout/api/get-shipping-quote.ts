@@ -8,15 +8,16 @@ export function getShippingQuote(body: ShippingQuoteBody): Promise<ShippingQuote
 }
 
 /**
- * The shipping quote for the cart (asked only when it holds supplier lines: own products ship at the
- * shop's rule). Keyed by the country and the lines, so a changed cart asks again.
+ * The shipping quote for the cart (the shop's shipping settings; the shipping depends on the
+ * subtotal, the country and, for items that ship separately, their freight). Keyed by the country
+ * and the lines with their prices, so a changed cart asks again.
  */
-export function useShippingQuote(country: string | undefined, lines: Array<{ _id: string; variantId?: string | null; quantity: number }>) {
-  const supplierLines = lines.filter((l) => l.variantId).map((l) => `${l._id}:${l.variantId}:${l.quantity}`).sort();
+export function useShippingQuote(country: string | undefined, lines: Array<{ _id: string; variantId?: string | null; quantity: number; price: number }>) {
+  const cartLines = lines.map((l) => `${l._id}:${l.variantId ?? ''}:${l.quantity}:${l.price}`).sort();
   return useQuery({
-    queryKey: ['shipping-quote', country ?? '', supplierLines],
+    queryKey: ['shipping-quote', country ?? '', cartLines],
     queryFn: () => getShippingQuote({ country: country ?? '' }),
-    enabled: Boolean(country) && supplierLines.length > 0,
+    enabled: Boolean(country) && cartLines.length > 0,
     placeholderData: keepPreviousData,
     retry: false,
   });

@@ -30,8 +30,8 @@ export default function PlaceOrderPage() {
   const items = cart.data?.cartItems ?? state.cart.cartItems;
   const isPending = cart.isPending;
   const placeOrder = usePlaceOrder();
-  // With supplier lines, shipping is the supplier's freight to the address's country (the server
-  // charges the same quote); own products ship at the shop's rule.
+  // Shipping as the server will charge it: the shop's shipping settings for the address's country
+  // (and the freight of items that ship separately, when the settings charge it).
   const quote = useShippingQuote(shippingAddress?.country, items);
 
   if (!shippingAddress) return <Navigate to={paths.shipping} replace />;
@@ -97,9 +97,9 @@ export default function PlaceOrderPage() {
             <ListGroup.Item>
               <DiscountCodeBox discount={cart.data?.discount} />
             </ListGroup.Item>
-            {quote.data?.source === 'supplier' && quote.data.carrier && (
+            {quote.data?.label && (
               <ListGroup.Item className="small text-body-secondary" data-testid="shipping-carrier">
-                Shipping by {quote.data.carrier}{quote.data.days ? ` (${quote.data.days} days)` : ''}
+                Shipping: {quote.data.label}
               </ListGroup.Item>
             )}
             {quote.data?.message && (

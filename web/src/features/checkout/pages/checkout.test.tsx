@@ -190,25 +190,26 @@ describe('PlaceOrderPage', () => {
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Order creation failed. Please try again.'));
   });
 
-  it("shows the supplier's freight quote for supplier lines, in the total, before the order is placed", async () => {
+  it('shows the shipping the server will charge (separately shipped items: Standard shipping), in the total, before the order is placed', async () => {
     const supplierItem = makeCartItem({ price: 10, quantity: 2, variantId: 'dddddddddddddddddddddddd' });
     const api = mockApi({
       'GET cart': () => ({ body: { cartItems: [supplierItem] } }),
-      'POST orders/shipping-quote': () => ({ body: { shippingPrice: 4.8, source: 'supplier', carrier: 'CJPacket Ordinary', days: '7-12', message: null } }),
+      'POST orders/shipping-quote': () => ({ body: { shippingPrice: 4.8, label: 'Standard shipping (7–12 days)', freeOver: null, message: null } }),
     });
     renderWithProviders(<PlaceOrderPage />, { route: '/placeorder', path: '/placeorder', state: makeState({ userInfo: customer, shippingAddress, cartItems: [supplierItem] }) });
     expect(await screen.findByText('$4.80')).toBeInTheDocument();
     expect(screen.getByText('$24.80')).toBeInTheDocument();
-    expect(screen.getByTestId('shipping-carrier')).toHaveTextContent('Shipping by CJPacket Ordinary (7-12 days)');
+    expect(screen.getByTestId('shipping-carrier')).toHaveTextContent('Shipping: Standard shipping (7–12 days)');
+    expect(document.body.textContent).not.toMatch(/\bCJ\b|CJPacket|supplier/i);
     expect(api.callsTo('POST orders/shipping-quote')[0]?.body).toEqual({ country: 'USA' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Place Order' })).toBeEnabled());
   });
 
-  it("says so when the supplier cannot quote: the shop's rule applies", async () => {
+  it("says so when the freight cannot be quoted: the shop's rate applies", async () => {
     const supplierItem = makeCartItem({ price: 10, quantity: 1, variantId: 'dddddddddddddddddddddddd' });
     mockApi({
       'GET cart': () => ({ body: { cartItems: [supplierItem] } }),
-      'POST orders/shipping-quote': () => ({ body: { shippingPrice: 0, source: 'shop', carrier: null, days: null, message: FREIGHT_UNAVAILABLE_MESSAGE } }),
+      'POST orders/shipping-quote': () => ({ body: { shippingPrice: 0, label: null, freeOver: null, message: FREIGHT_UNAVAILABLE_MESSAGE } }),
     });
     renderWithProviders(<PlaceOrderPage />, { route: '/placeorder', path: '/placeorder', state: makeState({ userInfo: customer, shippingAddress, cartItems: [supplierItem] }) });
     expect(await screen.findByText(FREIGHT_UNAVAILABLE_MESSAGE)).toBeInTheDocument();

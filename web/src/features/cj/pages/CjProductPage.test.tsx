@@ -56,7 +56,7 @@ describe('CjProductPage (public)', () => {
     renderProduct();
     const panel = await screen.findByRole('region', { name: 'Price and availability' });
     expect(within(panel).getByText('Unavailable')).toBeInTheDocument();
-    expect(within(panel).getByText('No longer available from our supplier.')).toBeInTheDocument();
+    expect(within(panel).getByText('No longer available.')).toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: 'Add to Cart' })).not.toBeInTheDocument();
   });
 

@@ -56,7 +56,7 @@ function CjProductView({ product, onReviewed }: { product: CjPublicProduct; onRe
             variant={chosen}
             needsChoice={needsChoice}
             canBuy={(needsChoice || stock > 0) && !product.isDiscontinued}
-            note={product.isDiscontinued ? 'No longer available from our supplier.' : undefined}
+            note={product.isDiscontinued ? 'No longer available.' : undefined}
           />
         </div>
       </div>

@@ -1,4 +1,5 @@
 import type { OrderShippingAddress, Shipment } from '@shop/contracts';
+import { shopperCarrier, shopperShipmentStatus, trackingUrlFor } from '@shop/contracts/supplier-constants';
 import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -61,6 +62,43 @@ export type OrderLine = Pick<CartItem, '_id' | 'name' | 'slug' | 'image' | 'quan
   refundedQuantity?: number;
 };
 
+/** A tracking number linked to a public tracking page (new tab). */
+export function TrackingLink({ parcel }: { parcel: Pick<Shipment, 'trackingNumber' | 'trackingUrl'> }) {
+  if (!parcel.trackingNumber) return null;
+  return (
+    <a href={parcel.trackingUrl ?? trackingUrlFor(parcel.trackingNumber)} target="_blank" rel="noopener noreferrer" className="font-monospace">
+      {parcel.trackingNumber}
+      <span className="visually-hidden"> (track the parcel, opens in a new tab)</span>
+    </a>
+  );
+}
+
+/**
+ * Where a parcel is, in the shop's words (issue 34.4): Processing, Shipped with the carrier and a
+ * tracking link, or Delivered; never the supplier's raw states or its own service names.
+ */
+export function ParcelLine({ parcel }: { parcel: Shipment }) {
+  const status = shopperShipmentStatus(parcel);
+  const carrier = shopperCarrier(parcel.carrier);
+  return (
+    <span className="d-block small text-body-secondary" data-testid="line-tracking">
+      {status === 'Processing' ? (
+        'Processing'
+      ) : (
+        <>
+          {status}
+          {carrier ? ` with ${carrier}` : ''}
+          {parcel.trackingNumber && (
+            <>
+              : tracking number <TrackingLink parcel={parcel} />
+            </>
+          )}
+        </>
+      )}
+    </span>
+  );
+}
+
 /** The lines of an order (or of the cart being ordered): image, linked name, quantity, unit price. */
 export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
   return (
@@ -75,18 +113,7 @@ export function OrderItemsList({ items }: { items: readonly OrderLine[] }) {
                 <Link to={item.cjData ? paths.cjProduct(item.slug) : paths.product(item.slug)} className="shop-break">{item.name}</Link>
                 {item.variantName && <span className="d-block small">Variant: {item.variantName}</span>}
                 {item.refundedQuantity ? <span className="d-block small text-body-secondary" data-testid="line-refunded">{item.refundedQuantity} refunded</span> : null}
-                {item.tracking && (
-                  <span className="d-block small text-body-secondary" data-testid="line-tracking">
-                    {item.tracking.trackingNumber ? (
-                      <>
-                        Shipped{item.tracking.carrier ? ` with ${item.tracking.carrier}` : ''}: tracking number{' '}
-                        <span className="font-monospace">{item.tracking.trackingNumber}</span> ({item.tracking.status.toLowerCase()})
-                      </>
-                    ) : (
-                      <>Supplier status: {item.tracking.status.toLowerCase() || 'being prepared'}</>
-                    )}
-                  </span>
-                )}
+                {item.tracking && <ParcelLine parcel={item.tracking} />}
               </span>
             </Col>
             <Col xs={6} md={3}>

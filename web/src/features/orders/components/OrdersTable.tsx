@@ -1,4 +1,5 @@
 import { formatOrderNumber, type Order } from '@shop/contracts';
+import { shopperShipmentStatus } from '@shop/contracts/supplier-constants';
 import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
@@ -11,6 +12,9 @@ import { OrderStatusBadge } from './OrderStatusBadge';
 export function dateOrNo(isDone: boolean, at: string | null): string {
   return isDone && at ? formatShortDate(at) : 'No';
 }
+
+/** Delivered by the shop, or the partner's parcel reported delivered (issue 34.4: the order's own status follows the parcel). */
+export const isDelivered = (order: Order): boolean => order.isDelivered || (order.shipment ? shopperShipmentStatus(order.shipment) === 'Delivered' : false);
 
 /** Under 'No' in the PAID column: when an unpaid order expires, or that it expired. */
 export function unpaidNote(order: Order): string | null {
@@ -63,11 +67,14 @@ export function OrdersTable({ orders, showUser = false, actions }: { orders: Ord
               )}
             </td>
             <td data-label="DELIVERED">
-              {dateOrNo(order.isDelivered, order.deliveredAt)}
-              {!order.isDelivered && order.shippingStatus && (
+              {dateOrNo(isDelivered(order), order.deliveredAt ?? order.shipment?.deliveredAt ?? null)}
+              {!isDelivered(order) && order.shippingStatus && (
                 <span className="d-block small text-success" data-testid="order-shipped">
                   {order.shippingStatus}
                 </span>
+              )}
+              {!isDelivered(order) && !order.shippingStatus && order.isPaid && order.shipment && (
+                <span className="d-block small text-body-secondary" data-testid="order-processing">Processing</span>
               )}
             </td>
             <td data-label="STATUS"><OrderStatusBadge status={order.status} /></td>

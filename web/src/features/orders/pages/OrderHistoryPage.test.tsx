@@ -45,6 +45,19 @@ describe('OrderHistoryPage', () => {
     expect(within(rows[2]!).getByRole('button', { name: 'Details of order #1003' })).toBeInTheDocument();
   });
 
+  it("follows a partner's parcel in the shop's words: Processing, Shipped, then the delivery date (issue 34.4)", async () => {
+    const at = '2025-03-10T14:05:00.000Z';
+    const parcel = { trackingNumber: null, carrier: null, shippedAt: null, deliveredAt: null, checkedAt: at };
+    const processing = makeOrder({ _id: 'a'.repeat(24), isPaid: true, paidAt: at, shipment: { ...parcel, status: 'Processing' } });
+    const shipped = makeOrder({ _id: 'b'.repeat(24), isPaid: true, paidAt: at, shippingStatus: 'Shipped', shipment: { ...parcel, status: 'Shipped', trackingNumber: 'YT1' } });
+    const delivered = makeOrder({ _id: 'd'.repeat(24), isPaid: true, paidAt: at, shippingStatus: 'Shipped', shipment: { ...parcel, status: 'Delivered', trackingNumber: 'YT2', deliveredAt: '2025-03-20T09:00:00.000Z' } });
+    mockApi({ 'GET orders/mine': () => ({ body: [processing, shipped, delivered] }) });
+    renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', state: makeState({ userInfo: customer }) });
+    const rows = await screen.findAllByTestId('order-row');
+    const deliveredCell = (row: HTMLElement) => within(row).getAllByRole('cell')[4]!.textContent;
+    expect(rows.map(deliveredCell)).toEqual(['NoProcessing', 'NoShipped', '2025-03-20']);
+  });
+
   it('marks expired unpaid orders, and labels every cell for the stacked phone layout', async () => {
     mockApi({ 'GET orders/mine': () => ({ body: [makeOrder({ isExpired: true })] }) });
     renderWithProviders(<OrderHistoryPage />, { route: '/orderhistory', state: makeState({ userInfo: customer }) });

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatClockTime, formatDateTime } from '../../../lib/format';
 import { admin, customer, mockApi } from '../../../test/render';
 import { makeCartItem, makeState, renderWithProviders } from '../../../test/cart-utils';
+import type { Order } from '@shop/contracts';
 import { makeOrder } from '../test-data';
 import OrderPage from './OrderPage';
 
@@ -154,6 +155,53 @@ describe('OrderPage', () => {
     });
     renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: admin }) });
     await waitFor(() => expect(callsTo(`GET cj/orders/${id}`)).toHaveLength(1));
+  });
+
+  describe('a parcel sent by the shop\'s partner, in the shop\'s words (issue 34.4)', () => {
+    const paidAt = '2025-03-10T14:05:00.000Z';
+    const supplierOrder = (shipment: NonNullable<Order['shipment']>) => {
+      const line = { _id: '111111111111111111111111', name: 'Trail Backpack', slug: 'trail-backpack', image: '/b.jpg', price: 30, quantity: 1,
+        product: '111111111111111111111111', variantId: 'dddddddddddddddddddddddd', variantName: 'Black', tracking: shipment };
+      return makeOrder({ isPaid: true, paidAt, status: 'paid', orderItems: [line], shipment, shippingStatus: shipment.trackingNumber ? 'Shipped' : null });
+    };
+    // What a customer answer carries (the server maps CJ's states and service names before they leave it).
+    const shipped = { status: 'Shipped', trackingNumber: 'CJPKL7012345678', carrier: 'Standard shipping', shippedAt: paidAt, deliveredAt: null,
+      checkedAt: paidAt, trackingUrl: 'https://t.17track.net/en#nums=CJPKL7012345678' };
+    const supplierWords = /\bCJ\b|CJPacket|supplier|unshipped/i;
+
+    it('paid, not yet shipped: Processing, not "Not Delivered"', async () => {
+      mockApi({ [`GET orders/${id}`]: () => ({ body: supplierOrder({ ...shipped, status: 'Processing', trackingNumber: null, carrier: null, shippedAt: null, trackingUrl: null }) }) });
+      renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+      expect(await screen.findByText(`Paid at ${formatDateTime(paidAt)}`)).toBeInTheDocument();
+      expect(screen.queryByText('Not Delivered')).not.toBeInTheDocument();
+      expect(screen.getAllByText('Processing').length).toBeGreaterThanOrEqual(1);
+      expect(document.body.textContent).not.toMatch(supplierWords);
+    });
+
+    it('shipped: the carrier and a tracking link, no red "Not Delivered"; even raw supplier words are never shown', async () => {
+      // An older server answer with CJ's own words still reads in the shop's words.
+      mockApi({ [`GET orders/${id}`]: () => ({ body: supplierOrder({ ...shipped, status: 'UNSHIPPED', carrier: 'CJPacket Ordinary', trackingUrl: undefined }) }) });
+      renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+      await screen.findByTestId('line-tracking');
+      const box = screen.getAllByRole('status').find((el) => el.textContent?.startsWith('Shipped with Standard shipping: tracking number CJPKL7012345678'))!;
+      expect(box).toBeDefined();
+      expect(screen.queryByText('Not Delivered')).not.toBeInTheDocument();
+      const links = screen.getAllByRole('link', { name: /CJPKL7012345678.*track the parcel/ });
+      expect(links[0]).toHaveAttribute('href', 'https://t.17track.net/en#nums=CJPKL7012345678');
+      expect(links[0]).toHaveAttribute('target', '_blank');
+      expect(within(box).getByRole('link')).toBeInTheDocument();
+      expect(screen.getByTestId('line-tracking')).toHaveTextContent('Shipped with Standard shipping: tracking number CJPKL7012345678');
+      // Only the tracking number (a carrier's code) may hold those letters; the words around it never do.
+      expect(document.body.textContent!.replaceAll('CJPKL7012345678', '')).not.toMatch(supplierWords);
+    });
+
+    it('delivered by the partner: Delivered, in green', async () => {
+      mockApi({ [`GET orders/${id}`]: () => ({ body: supplierOrder({ ...shipped, status: 'Delivered', deliveredAt: '2025-03-20T10:00:00.000Z' }) }) });
+      renderWithProviders(<OrderPage />, { ...route, state: makeState({ userInfo: customer }) });
+      expect(await screen.findByText(`Delivered at ${formatDateTime('2025-03-20T10:00:00.000Z')}`)).toBeInTheDocument();
+      expect(screen.queryByText('Not Delivered')).not.toBeInTheDocument();
+      expect(screen.getByTestId('line-tracking')).toHaveTextContent('Delivered with Standard shipping');
+    });
   });
 
   it("shows 'Error in connecting to PayPal' when the payment config cannot load", async () => {

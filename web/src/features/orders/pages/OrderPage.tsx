@@ -1,5 +1,6 @@
 import { formatOrderNumber, type Order, type OrderActionResponse, type PayOrderBody } from '@shop/contracts';
 import { ORDER_MESSAGES } from '@shop/contracts/constants';
+import { shopperCarrier, shopperShipmentStatus } from '@shop/contracts/supplier-constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -23,7 +24,7 @@ import { useDeliverOrder, usePayOrder, useUndeliverOrder } from '../api/order-ac
 import { OrderExpiry } from '../components/OrderExpiry';
 import { OrderPayment } from '../components/OrderPayment';
 import { useReorder } from '../api/reorder';
-import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard } from '../components/OrderSections';
+import { OrderCard, OrderItemsList, OrderSummaryCard, PaymentCard, ShippingCard, TrackingLink } from '../components/OrderSections';
 import { CancelOrderDialog, canAdminCancel, canCustomerCancel } from '../components/CancelOrderDialog';
 import { OrderRefunds } from '../components/OrderRefunds';
 import { OrderStatusBadge } from '../components/OrderStatusBadge';
@@ -114,6 +115,8 @@ export default function OrderPage() {
   const canPay = !o.isPaid && !o.isExpired && !isCancelled && !isAdmin && isOwner;
   const canRefund = isAdmin && o.isPaid && o.status !== 'refunded' && o.status !== 'cancelled';
   const canCancel = isAdmin ? canAdminCancel(o) : isOwner && canCustomerCancel(o);
+  // A parcel sent by the shop's partner: the order reads Processing, Shipped or Delivered, never "Not Delivered" beside it.
+  const parcel = o.shipment && !o.cancelledAt ? shopperShipmentStatus(o.shipment) : null;
   const isBusy = pay.isPending || deliver.isPending || undeliver.isPending;
 
   return (
@@ -133,6 +136,15 @@ export default function OrderPage() {
           <ShippingCard address={o.shippingAddress}>
             {o.isDelivered ? (
               <MessageBox variant="success">Delivered at {formatDateTime(o.deliveredAt ?? '')}</MessageBox>
+            ) : parcel === 'Delivered' ? (
+              <MessageBox variant="success">Delivered{o.shipment?.deliveredAt ? ` at ${formatDateTime(o.shipment.deliveredAt)}` : ''}</MessageBox>
+            ) : parcel === 'Shipped' && o.shipment ? (
+              <MessageBox variant="info">
+                Shipped{shopperCarrier(o.shipment.carrier) ? ` with ${shopperCarrier(o.shipment.carrier)}` : ''}: tracking number{' '}
+                <TrackingLink parcel={o.shipment} />
+              </MessageBox>
+            ) : parcel === 'Processing' && o.isPaid ? (
+              <MessageBox variant="info">Processing</MessageBox>
             ) : (
               <MessageBox variant="danger">Not Delivered</MessageBox>
             )}

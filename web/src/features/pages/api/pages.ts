@@ -11,6 +11,14 @@ export function usePage(slug: string | undefined) {
   return useQuery({ ...pageQueryOptions(slug ?? ''), enabled: Boolean(slug) });
 }
 
+/** GET pages/{slug}?source=true: the page as stored, shipping placeholders unfilled (the editor). */
+export const pageSourceQueryOptions = (slug: string) =>
+  queryOptions({ queryKey: [...pagesKey, 'source', slug], queryFn: () => api.get<Page>(`pages/${encodeURIComponent(slug)}?source=true`) });
+
+export function usePageSource(slug: string | undefined) {
+  return useQuery({ ...pageSourceQueryOptions(slug ?? ''), enabled: Boolean(slug) });
+}
+
 /** GET pages: every information page (Admin → Pages). */
 export function usePages() {
   return useQuery({ queryKey: [...pagesKey, 'list'], queryFn: () => api.get<PageList>('pages') });
@@ -24,6 +32,7 @@ export function useUpdatePage(slug: string) {
     onSuccess: (res) => {
       queryClient.setQueryData(pageQueryOptions(slug).queryKey, res.page);
       void queryClient.invalidateQueries({ queryKey: [...pagesKey, 'list'] });
+      void queryClient.invalidateQueries({ queryKey: pageSourceQueryOptions(slug).queryKey });
     },
   });
 }

@@ -7,7 +7,7 @@ import { AdminPageHeader } from '../../../components/admin/AdminPageHeader';
 import { MessageBox } from '../../../components/MessageBox';
 import { TextSkeleton } from '../../../components/Skeleton';
 import { ApiError, getErrorMessage } from '../../../lib/api-client';
-import { usePage, useUpdatePage } from '../api/pages';
+import { usePageSource, useUpdatePage } from '../api/pages';
 import { Markdown } from '../components/Markdown';
 
 interface FaqRow { question: string; answer: string; keywords: string }
@@ -19,7 +19,7 @@ const fromRows = (rows: FaqRow[]): FaqEntryInput[] =>
 /** Admin → Pages → Edit: title and Markdown (with a preview); on the FAQ page also its questions. */
 export default function PageEditPage() {
   const { slug = '' } = useParams();
-  const page = usePage(slug);
+  const page = usePageSource(slug);
   const update = useUpdatePage(slug);
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
@@ -89,7 +89,12 @@ export default function PageEditPage() {
             <textarea id="page-body" className="form-control font-monospace" rows={14} value={body} maxLength={PAGE_BODY_MAX}
               aria-describedby="page-body-help" onChange={(e) => setBody(e.target.value)} />
           )}
-          <div id="page-body-help" className="form-text">Headings (##), lists (-), **bold**, *italic* and [links](/pages/contact). HTML is not shown.</div>
+          <div id="page-body-help" className="form-text">
+            Headings (##), lists (-), **bold**, *italic* and [links](/pages/contact). HTML is not shown. Shipping placeholders, filled from{' '}
+            <Link to={paths.admin.shipping}>Shipping settings</Link> when the page is shown: <code>{'{{shipping.summary}}'}</code>,{' '}
+            <code>{'{{shipping.flatRate}}'}</code>, <code>{'{{shipping.freeOver}}'}</code>, <code>{'{{shipping.countries}}'}</code>,{' '}
+            <code>{'{{shipping.standard}}'}</code>, <code>{'{{shipping.days}}'}</code> (FAQ answers too).
+          </div>
         </div>
         {isFaq && (
           <fieldset className="mb-3">

@@ -96,8 +96,12 @@ describe('Admin → Pages', () => {
   });
 
   it('previews the Markdown of an ordinary page and sends no questions', async () => {
+    const asked: string[] = [];
     const { callsTo } = mockApi({
-      'GET pages/shipping': () => ({ body: { ...shipping, body: '## Hi' } }),
+      'GET pages/shipping': (_body, url) => {
+        asked.push(url.search);
+        return { body: { ...shipping, body: '## Hi' } };
+      },
       'PUT pages/shipping': (body) => ({ body: { message: 'Page Updated', page: { ...shipping, ...(body as object) } } }),
     });
     renderWithProviders(<PageEditPage />, { route: '/admin/page/shipping', path: '/admin/page/:slug', state: makeState({ userInfo: admin }) });
@@ -107,5 +111,8 @@ describe('Admin → Pages', () => {
     expect(screen.queryByRole('button', { name: 'Add Question' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(callsTo('PUT pages/shipping')[0]?.body).toEqual({ title: 'Shipping Policy', body: '## Hi' }));
+    // The editor reads the text as stored (shipping placeholders unfilled), and names the placeholders.
+    expect(asked[0]).toBe('?source=true');
+    expect(screen.getByText('{{shipping.summary}}')).toBeInTheDocument();
   });
 });
