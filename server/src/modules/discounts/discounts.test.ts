@@ -193,11 +193,18 @@ describe(`discount codes on ${TEST_DB}`, () => {
       const v = await createUser(t);
       await addToCart(t, v, p.id, 2);
       const free = await createDiscount({ kind: 'free_shipping' });
-      const placed = await placeOrder(t.database.db, {
-        userId: v.id, expiryMinutes: 30, shipping: () => 4.99,
-        body: { shippingAddress: sampleAddress(), paymentMethod: 'PayPal', discountCode: free.code },
-      });
-      expect(placed.order).toMatchObject({ itemsPrice: 8, shippingPrice: 4.99, discountPrice: 4.99, totalPrice: 8, discountCode: free.code });
+      // The shop charges $4.99 an order (Admin → Shipping); the code takes it off.
+      const settings = (rate: number) => ({ flatRate: rate, freeOver: null, countryRates: [], supplierFreight: 'included' });
+      expect((await call(t, admin, 'PUT', '/api/shipping/settings', settings(4.99))).status).toBe(200);
+      try {
+        const placed = await placeOrder(t.database.db, {
+          userId: v.id, expiryMinutes: 30,
+          body: { shippingAddress: sampleAddress(), paymentMethod: 'PayPal', discountCode: free.code },
+        });
+        expect(placed.order).toMatchObject({ itemsPrice: 8, shippingPrice: 4.99, discountPrice: 4.99, totalPrice: 8, discountCode: free.code });
+      } finally {
+        expect((await call(t, admin, 'PUT', '/api/shipping/settings', settings(0))).status).toBe(200);
+      }
     });
 
     it('never takes a supplier line below its supplier cost, unless the code allows it', async () => {
