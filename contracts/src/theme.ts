@@ -51,15 +51,23 @@ export const APP_START_SCRIPT =
  * app is live it calls `window.__shopEarlyClicks.replay()` (web/src/lib/early-clicks.ts): every kept
  * click is made again on the same element (or, should hydration have replaced it, the element with
  * the same key), in the order they came, and from then on clicks go straight through.
+ * A form of the app (one without an `action`: sign in, sign up, addresses, ...) submitted before the
+ * app is live is held the same way and submitted again once it is (`requestSubmit`, the values typed
+ * are in its fields): without this the browser's own submission sent it as a GET to the page's own
+ * address, the password in the URL. A form with an `action` (the header search) is a real form and
+ * goes to the server.
  */
 export const EARLY_CLICK_SCRIPT =
-  "(function(){var w=window,d=document,q=[],r=0;" +
+  "(function(){var w=window,d=document,q=[],f=[],r=0;" +
   "function keep(e){if(r)return;var t=e.target,el=t&&t.closest?t.closest('[data-early]'):null;if(!el)return;" +
   "e.preventDefault();e.stopImmediatePropagation();var k=el.getAttribute('data-early');" +
   "for(var i=0;i<q.length;i++)if(q[i].k===k)return;" +
   "q.push({k:k,el:el});el.setAttribute('data-early-pending','');el.setAttribute('aria-busy','true')}" +
-  "w.addEventListener('click',keep,true);" +
-  "w.__shopEarlyClicks={kept:function(){return q.map(function(x){return x.k})},replay:function(){if(r)return;r=1;w.removeEventListener('click',keep,true);" +
+  "function hold(e){if(r)return;var t=e.target;if(!t||t.tagName!=='FORM'||t.hasAttribute('action'))return;" +
+  "e.preventDefault();e.stopImmediatePropagation();if(f.indexOf(t)<0){f.push(t);t.setAttribute('aria-busy','true')}}" +
+  "w.addEventListener('click',keep,true);w.addEventListener('submit',hold,true);" +
+  "w.__shopEarlyClicks={kept:function(){return q.map(function(x){return x.k})},replay:function(){if(r)return;r=1;w.removeEventListener('click',keep,true);w.removeEventListener('submit',hold,true);" +
   "var l=q;q=[];for(var i=0;i<l.length;i++){var x=l[i],el=x.el;el.removeAttribute('data-early-pending');el.removeAttribute('aria-busy');" +
   "if(!el.isConnected){el=null;var all=d.querySelectorAll('[data-early]');for(var j=0;j<all.length;j++)if(all[j].getAttribute('data-early')===x.k){el=all[j];break}}" +
-  "if(el&&!el.disabled)el.click()}}}})()";
+  "if(el&&!el.disabled)el.click()}" +
+  "var g=f;f=[];for(var n=0;n<g.length;n++){g[n].removeAttribute('aria-busy');if(g[n].isConnected&&g[n].requestSubmit)g[n].requestSubmit()}}}})()";

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, Route } from '@playwright/test';
 import { adminApi, uniqueWord, uploadPng } from './catalogue-data';
-import { DEMO_ADMIN, expect, signIn, signUpViaApi, test } from './fixtures';
+import { DEMO_ADMIN, DEMO_CUSTOMER, expect, signIn, signUpViaApi, test } from './fixtures';
 
 /**
  * Issue 36, items 2 and 3, at a phone's and a desktop's width: a new product's slug follows its name
@@ -121,6 +121,24 @@ for (const viewport of WIDTHS) {
       await context.close();
       await api.delete(`/api/products/${id}`);
       await api.dispose();
+    });
+
+    test('Sign In pressed before the app starts: the password never goes into the address; the form is sent once the app is live', async ({ browser }) => {
+      const { context, page, release } = await slowShopper(browser, viewport);
+      const urls: string[] = [];
+      page.on('request', (r) => { if (r.isNavigationRequest()) urls.push(r.url()); });
+      await page.mainFrame().goto('/signin', { waitUntil: 'domcontentloaded' });
+      await page.getByLabel('Email').fill(DEMO_CUSTOMER.email);
+      await page.getByLabel('Password').fill(DEMO_CUSTOMER.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      expect(await isAppLive(page)).toBe(false);
+      expect(page.url()).not.toContain('password');
+
+      release();
+      // Signed in (at 390 px the name is in the collapsed menu: its text, not its visibility).
+      await expect(page.locator('.shop-user-name')).toHaveText(`Hello, ${DEMO_CUSTOMER.name}`, { timeout: 30_000 });
+      for (const url of [...urls, page.url()]) expect(url).not.toContain(encodeURIComponent(DEMO_CUSTOMER.password));
+      await context.close();
     });
 
     test("a signed-in shopper's + on the cart page, before the app starts, is made once it does", async ({ browser }) => {

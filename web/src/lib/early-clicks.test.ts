@@ -22,6 +22,42 @@ afterEach(() => {
 });
 
 describe('clicks before the app starts (EARLY_CLICK_SCRIPT + replayEarlyClicks)', () => {
+  it('holds the submission of an app form (no action) until the app is live, then submits it once; a real form (with an action) goes as it is', () => {
+    runHeadScript();
+    const form = document.createElement('form');
+    const password = document.createElement('input');
+    password.type = 'password';
+    password.name = 'password';
+    password.value = 'secret-typed-early';
+    const submit = document.createElement('button');
+    submit.type = 'submit';
+    form.append(password, submit);
+    document.body.append(form);
+    const seen: boolean[] = [];
+    // The app's own handler (React's onSubmit once hydrated) sees the submission; the browser's default would navigate.
+    form.addEventListener('submit', (e) => { seen.push(e.defaultPrevented); e.preventDefault(); });
+    submit.click();
+    submit.click(); // impatient: still one submission kept
+    expect(seen).toEqual([]);
+    expect(form).toHaveAttribute('aria-busy', 'true');
+
+    replayEarlyClicks();
+    expect(seen).toEqual([false]);
+    expect(form).not.toHaveAttribute('aria-busy');
+    expect(password.value).toBe('secret-typed-early');
+
+    // A real form: never held (before or after).
+    delete window.__shopEarlyClicks;
+    runHeadScript();
+    const search = document.createElement('form');
+    search.setAttribute('action', '/search');
+    document.body.append(search);
+    let searched = 0;
+    search.addEventListener('submit', (e) => { searched += 1; e.preventDefault(); });
+    search.requestSubmit();
+    expect(searched).toBe(1);
+  });
+
   it('keeps a click on a data-early control (nothing happens yet), once per control, then makes it once when the app is live', () => {
     runHeadScript();
     let added = 0;
