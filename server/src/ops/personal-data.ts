@@ -46,6 +46,7 @@ export const TABLE_PERSONAL_DATA: Record<string, readonly PersonalDataKind[]> = 
   schema_migrations: [],
   search_words: [],
   sessions: ['network'],
+  shipping_settings: [], // the shop's shipping rates (Admin → Shipping)
   signup_requests: ['identity', 'credentials'],
   supplier_pricing: [], // the shop's pricing rule
   supplier_shipments: ['purchases'], // tracking numbers and states of a customer's order
