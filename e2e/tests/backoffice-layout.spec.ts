@@ -44,7 +44,7 @@ async function adminPages(api: APIRequestContext): Promise<string[]> {
   return [
     '/admin/dashboard', '/admin/orders', `/admin/order/${orders.orders[0]!._id}`, '/admin/products', `/admin/product/${products.products[0]!._id}`,
     '/admin/cj-products', `/admin/cj-product-edit/${cj.data.content[0]!.pid}`, '/admin/users', `/admin/user/${users.users[0]!._id}`, '/admin/user',
-    '/admin/leads', '/admin/chats', `/admin/chat/${chats.chats[0]!._id}`, '/admin/pages', '/admin/page/faq', '/admin/discounts', '/admin/discount',
+    '/admin/leads', '/admin/chats', `/admin/chat/${chats.chats[0]!._id}`, '/admin/pages', '/admin/page/faq', '/admin/discounts', '/admin/discount', '/admin/shipping',
   ];
 }
 
@@ -78,7 +78,7 @@ for (const [label, viewport] of [['1280 px', DESKTOP], ['390 px', PHONE]] as con
         await expect(page.getByRole('button', { name: 'Open navigation' }), url).toBeVisible();
       } else {
         const areas = page.getByRole('complementary', { name: 'Back office' }).getByRole('navigation', { name: 'Back office areas' }).getByRole('link');
-        await expect(areas, url).toHaveText(['Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', /^Chats/, 'Pages']);
+        await expect(areas, url).toHaveText(['Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', /^Chats/, 'Pages', 'Shipping']);
         await expect(page.getByRole('complementary', { name: 'Back office' }).locator('[aria-current="page"]'), url).toHaveCount(1);
       }
       await page.waitForLoadState('networkidle');
@@ -92,7 +92,7 @@ for (const [label, viewport] of [['1280 px', DESKTOP], ['390 px', PHONE]] as con
     if (phone) {
       await page.getByRole('button', { name: 'Open navigation' }).click();
       const menu = page.getByRole('dialog', { name: 'Back office' });
-      await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', /^Chats/, 'Pages', 'View store']);
+      await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Orders', 'Products', 'Supplier catalogue', 'Discounts', 'Users', 'Leads', /^Chats/, 'Pages', 'Shipping', 'View store']);
       await menu.getByRole('link', { name: 'Products', exact: true }).click();
       await expect(menu).toBeHidden();
     } else {

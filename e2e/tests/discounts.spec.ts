@@ -96,6 +96,8 @@ test('an administrator creates a code and a sized T-shirt; a shopper buys size M
     await form.getByLabel('Country', { exact: true }).fill('USA');
     await form.getByRole('button', { name: 'Continue' }).click();
     await expect(shopper).toHaveURL(/\/payment$/);
+    // The address page stays on screen until the payment page's code has loaded; both have a Continue button.
+    await expect(shopper.getByRole('heading', { name: 'Payment Method' })).toBeVisible();
     await shopper.getByRole('button', { name: 'Continue' }).click();
     await expect(shopper).toHaveURL(/\/placeorder$/);
     await expect(shopper.getByTestId('discount-code')).toHaveText(code);

@@ -110,6 +110,8 @@ test('an administrator creates a T-shirt in sizes; a shopper buys size M and see
     await form.getByLabel('Country', { exact: true }).fill('USA');
     await form.getByRole('button', { name: 'Continue' }).click();
     await expect(shopper).toHaveURL(/\/payment$/);
+    // The address page stays on screen until the payment page's code has loaded; both have a Continue button.
+    await expect(shopper.getByRole('heading', { name: 'Payment Method' })).toBeVisible();
     await shopper.getByRole('button', { name: 'Continue' }).click();
     await expect(shopper).toHaveURL(/\/placeorder$/);
     await expect(shopper.getByText('Variant: M')).toBeVisible();

@@ -44,6 +44,8 @@ test('an administrator gives Iceland its own rate: the Shipping page, the cart, 
     await form.getByLabel('Country', { exact: true }).fill('Iceland');
     await form.getByRole('button', { name: 'Continue' }).click();
     await expect(page).toHaveURL(/\/payment$/);
+    // The address page stays on screen until the payment page's code has loaded; both have a Continue button.
+    await expect(page.getByRole('heading', { name: 'Payment Method' })).toBeVisible();
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page).toHaveURL(/\/placeorder$/);
     const total = (product!.price + 7.5).toFixed(2);

@@ -155,6 +155,8 @@ test('a shopper buys a supplier product and the administrator sees the supplier 
   await page.locator('.list-group-item').filter({ hasText: street }).getByRole('radio').check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/payment$/);
+  // The address page stays on screen until the payment page's code has loaded; both have a Continue button.
+  await expect(page.getByRole('heading', { name: 'Payment Method' })).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/placeorder$/);
   await page.getByRole('button', { name: 'Place Order' }).click();
