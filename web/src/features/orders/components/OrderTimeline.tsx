@@ -1,5 +1,6 @@
 import { ORDER_NOTE_MAX, type OrderEvent } from '@shop/contracts';
 import { ORDER_MESSAGES } from '@shop/contracts/constants';
+import { trackingUrlFor } from '@shop/contracts/supplier-constants';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -8,7 +9,6 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { useAddOrderNote } from '../api/add-order-note';
-import { trackingUrl } from '../lib/tracking';
 import { OrderCard } from './OrderSections';
 
 /** One event: its date, what happened (as the server words it for this viewer), a tracking link, its author. */
@@ -23,7 +23,7 @@ function TimelineEvent({ event: e }: { event: OrderEvent }) {
         <time className="small text-body-secondary text-nowrap" dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>
       </div>
       {e.type === 'shipped' && e.trackingNumber && (
-        <a className="small" href={trackingUrl(e.trackingNumber)} target="_blank" rel="noopener noreferrer">
+        <a className="small" href={trackingUrlFor(e.trackingNumber)} target="_blank" rel="noopener noreferrer">
           Track parcel {e.trackingNumber}{e.carrier ? ` (${e.carrier})` : ''}
         </a>
       )}
