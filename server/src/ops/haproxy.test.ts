@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_UNAVAILABLE_MESSAGE, DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../lib/errors.ts';
 import { freePortRange } from '../test/ports.ts';
 import { TEST_DB } from '../test/test-app.ts';
-import { findHaproxyBinary, HAPROXY_TEMPLATE, readServerStates, renderFleetHaproxyConfig } from './haproxy.ts';
+import { CONTAINER_HAPROXY_CONFIG, CONTAINER_SHOP_SERVICES, findHaproxyBinary, HAPROXY_TEMPLATE, readServerStates, renderContainerHaproxyConfig, renderFleetHaproxyConfig } from './haproxy.ts';
 
 // The shipped HAProxy configuration, rendered as `npm run fleet` renders it, in front of two small
 // local backends that report what reaches them. Database-free: runs once, in the pglite project.
@@ -270,5 +270,32 @@ describe.skipIf(SKIP)('deploy/haproxy.cfg', () => {
     console.info(`HAProxy (checks every 200 ms here): a killed instance out of rotation after ${Date.now() - killedAt} ms`);
     // Brought back for afterAll, which closes every backend.
     await new Promise<void>((r) => b.server.listen(b.port, '127.0.0.1', () => r()));
+  });
+});
+
+describe.skipIf(SKIP)('deploy/container/haproxy.cfg (the container fleet)', () => {
+  it('is the current rendering of deploy/haproxy.cfg (npm run fleet:config writes it again) and valid as compose mounts it', () => {
+    const kept = readFileSync(CONTAINER_HAPROXY_CONFIG, 'utf8');
+    const fresh = renderContainerHaproxyConfig();
+    expect(kept, 'deploy/container/haproxy.cfg is older than deploy/haproxy.cfg: run `npm run fleet:config`').toBe(fresh);
+    // Laid out as compose.yaml mounts it: the configuration with deploy/haproxy-errors beside it.
+    const dir = mkdtempSync(path.join(tmpdir(), 'shop-haproxy-container-'));
+    try {
+      writeFileSync(path.join(dir, 'haproxy.cfg'), kept);
+      cpSync(path.join(path.dirname(HAPROXY_TEMPLATE), 'haproxy-errors'), path.join(dir, 'haproxy-errors'), { recursive: true });
+      const check = spawnSync(HAPROXY!, ['-c', '-q', '-f', path.join(dir, 'haproxy.cfg')], { cwd: dir, encoding: 'utf8' });
+      expect(check.status, check.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // The compose services, each found again by name; the same checks, retries and error page as shipped.
+    for (const [i, name] of CONTAINER_SHOP_SERVICES.entries()) {
+      expect(kept).toContain(`    server app${i + 1} ${name}:3000 resolvers containers init-addr last,libc,none\n`);
+    }
+    expect(kept).toMatch(/^\s*default-server check inter 800ms fastinter 200ms fall 2 rise 2 /m);
+    expect(kept).toMatch(/^\s*retry-on conn-failure empty-response$/m);
+    expect(kept).toContain('    errorfile 503 haproxy-errors/503.http\n');
+    expect(kept).toContain('    bind :3000\n');
+    expect(kept).not.toMatch(/chroot|user haproxy|group haproxy|127\.0\.0\.1:300/);
   });
 });
