@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { buildImage, compose, containerDir, containerEngine, engineEnv, fillEnvSecrets } from './container.mjs';
+import { buildImage, compose, containerDir, containerEngine, containerOf as findContainer, engineEnv, fillEnvSecrets, instanceReady as ready } from './container.mjs';
 
 const LOCAL = process.env.SMOKE_LOCAL_IMAGES === '1';
 const engine = containerEngine();
@@ -80,17 +80,13 @@ function buildImages() {
 
 // ---- the fleet -----------------------------------------------------------------------------------
 function containerOf(service) {
-  const r = sh(engine, ['ps', '-a', '--filter', `label=com.docker.compose.project=${project}`, '--filter', `label=com.docker.compose.service=${service}`, '--format', '{{.Names}}']);
-  const name = r.stdout.trim().split('\n')[0];
+  const name = findContainer(engine, project, service);
   if (!name) throw new Error(`no container for the service ${service}`);
   return name;
 }
 
 /** Whether an instance answers /api/ready inside its container (the database reached, migrations run). */
-function instanceReady(container) {
-  const probe = "fetch('http://127.0.0.1:3000/api/ready').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))";
-  return sh(engine, ['exec', container, 'node', '-e', probe], { allowFail: true }).status === 0;
-}
+const instanceReady = (container) => ready(engine, container);
 
 async function until(what, fn, timeoutMs) {
   const deadline = Date.now() + timeoutMs;

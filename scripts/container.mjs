@@ -4,6 +4,9 @@
 //   npm run fleet:up       PostgreSQL, Redis, three shops and HAProxy with compose (podman-compose or docker
 //                          compose); on its first run it writes deploy/container/shop.env from
 //                          shop.env.example with fresh random secrets, and prints where the shop is
+//   npm run fleet:roll     a rolling upgrade to the image now tagged SHOP_IMAGE (after `npm run image`): one
+//                          shop at a time drains and stops, is made again from the new image, and must answer
+//                          /api/ready before the next one goes (HAProxy keeps serving from the others)
 //   npm run fleet:down     stops and removes the fleet's containers (each drains first); the named volumes,
 //                          and so the shop's data, stay (`npm run fleet:down -- --volumes` removes them too)
 //
@@ -127,6 +130,44 @@ function fleetUp() {
   console.info(`\nThe fleet is starting: http://localhost:${port} (HAProxy), /api/ready answers 200 once a shop is in.`);
 }
 
+/** The container of a compose service (podman-compose and docker compose both label them). */
+export function containerOf(engine, project, service) {
+  const r = spawnSync(engine, ['ps', '-a', '--filter', `label=com.docker.compose.project=${project}`, '--filter', `label=com.docker.compose.service=${service}`, '--format', '{{.Names}}'], { env: engineEnv(engine), encoding: 'utf8' });
+  return r.stdout?.trim().split('\n')[0] || undefined;
+}
+
+/** Whether a shop container answers /api/ready from inside (the database reached, migrations run). */
+export function instanceReady(engine, container) {
+  const probe = "fetch('http://127.0.0.1:3000/api/ready').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))";
+  return spawnSync(engine, ['exec', container, 'node', '-e', probe], { env: engineEnv(engine), stdio: 'ignore' }).status === 0;
+}
+
+const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function fleetRoll() {
+  const engine = containerEngine();
+  const project = process.env.SHOP_PROJECT ?? 'shop';
+  const envFile = process.env.SHOP_ENV_FILE ?? path.join(containerDir, 'shop.env');
+  for (const service of ['shop1', 'shop2', 'shop3']) {
+    const old = containerOf(engine, project, service);
+    if (old) {
+      console.info(`${service}: draining and stopping ${old}`);
+      // SIGTERM: /api/live answers 503 (HAProxy takes it out), in-flight requests finish, then it exits.
+      run(engine, ['stop', '-t', '45', old], engineEnv(engine));
+      run(engine, ['rm', old], engineEnv(engine));
+    }
+    compose(['up', '-d', '--no-deps', service], { project, env: { ...process.env, SHOP_ENV_FILE: envFile }, stdio: 'pipe' });
+    const fresh = containerOf(engine, project, service);
+    const deadline = Date.now() + 300_000;
+    while (!fresh || !instanceReady(engine, fresh)) {
+      if (Date.now() > deadline) throw new Error(`${service} did not become ready within 5 minutes: the others keep serving; see \`${engine} logs ${fresh}\``);
+      sleepSync(1000);
+    }
+    sleepSync(3000); // two passed checks (rise 2, every 800 ms) before HAProxy sends it traffic
+    console.info(`${service}: ${fresh} serves from the new image`);
+  }
+}
+
 function fleetDown(removeVolumes) {
   // Each shop drains (SHUTDOWN_DRAIN_SECONDS, then its requests) within the timeout before it is killed.
   compose(['down', '-t', '45', ...(removeVolumes ? ['-v'] : [])]);
@@ -137,8 +178,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     if (what === 'image') console.info(`built ${buildImage()}`);
     else if (what === 'fleet:up') fleetUp();
+    else if (what === 'fleet:roll') fleetRoll();
     else if (what === 'fleet:down') fleetDown(rest.includes('--volumes'));
-    else throw new Error('usage: node scripts/container.mjs image | fleet:up | fleet:down [--volumes]');
+    else throw new Error('usage: node scripts/container.mjs image | fleet:up | fleet:roll | fleet:down [--volumes]');
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
