@@ -60,7 +60,6 @@ function buildImages() {
   if (LOCAL) {
     say('local base images (Debian bookworm from Debian\'s packages, this machine\'s Node.js)');
     sh('bash', [path.join(containerDir, 'local/make-base.sh')], { capture: false });
-    baseImage ??= 'localhost/shop-node:20-bookworm';
     for (const target of ['postgres', 'redis', 'haproxy']) {
       const tag = `localhost/shop-${target}:local`;
       say(`${tag} (local/services.Containerfile --target ${target})`);

@@ -11,8 +11,9 @@
 //                          and so the shop's data, stay (`npm run fleet:down -- --volumes` removes them too)
 //
 // Settings (environment): CONTAINER_ENGINE (podman | docker), COMPOSE (the compose command, e.g.
-// "docker compose"), SHOP_IMAGE (default localhost/shop:latest), SHOP_BASE_IMAGE (the image's base,
-// default the official node:20-bookworm-slim), SHOP_PROJECT (the compose project, default shop), and
+// "docker compose"), SHOP_IMAGE (default localhost/shop:latest), SHOP_BASE_IMAGE (the image's base;
+// default the official node:20-bookworm-slim, or, when that cannot be pulled, the local base that
+// deploy/container/local/make-base.sh made from Debian's packages), SHOP_PROJECT (the compose project, default shop), and
 // compose.yaml's own (SHOP_ENV_FILE, SHOP_PUBLISH, POSTGRES_IMAGE, REDIS_IMAGE, HAPROXY_IMAGE).
 // docs/operations.md has the rest.
 import { spawnSync } from 'node:child_process';
@@ -69,10 +70,32 @@ function gitRevision() {
   return r.status === 0 ? r.stdout.trim() : 'unknown';
 }
 
+/** The Containerfile's default base, and the one deploy/container/local/make-base.sh makes from Debian's packages. */
+export const OFFICIAL_BASE = 'docker.io/library/node:20-bookworm-slim';
+export const LOCAL_BASE = 'localhost/shop-node:20-bookworm';
+
+/**
+ * The base to build on when none is named: the official Node image, when the machine has it or can pull
+ * it; else the local base when make-base.sh made one (a machine that reaches no registry, as this
+ * project's CI); else an error that says how to make it.
+ */
+function chooseBase(engine, env) {
+  const has = (image) => spawnSync(engine, ['image', 'inspect', image], { env, stdio: 'ignore' }).status === 0;
+  if (has(OFFICIAL_BASE)) return undefined;
+  if (spawnSync(engine, ['pull', '-q', OFFICIAL_BASE], { env, stdio: 'ignore', timeout: 300_000 }).status === 0) return undefined;
+  if (has(LOCAL_BASE)) {
+    console.info(`${OFFICIAL_BASE} cannot be pulled here: building on ${LOCAL_BASE} (deploy/container/local/make-base.sh)`);
+    return LOCAL_BASE;
+  }
+  throw new Error(`${OFFICIAL_BASE} cannot be pulled here (no registry?). Make a base from Debian's packages with `
+    + `deploy/container/local/make-base.sh (root, debootstrap), then run this again; or set SHOP_BASE_IMAGE to a Node 20 bookworm image you have.`);
+}
+
 /** Builds the shop's image (deploy/container/Containerfile) and returns its tag. */
 export function buildImage({ tag = process.env.SHOP_IMAGE ?? DEFAULT_IMAGE, baseImage = process.env.SHOP_BASE_IMAGE, quiet = false } = {}) {
   const engine = containerEngine();
   const env = engineEnv(engine);
+  baseImage ??= chooseBase(engine, env);
   // The version label: the project's version and the commit it was built from.
   const revision = gitRevision();
   const version = `${JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version ?? '0.0.0'}+${revision}`;
