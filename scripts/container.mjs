@@ -91,6 +91,13 @@ function chooseBase(engine, env) {
     + `deploy/container/local/make-base.sh (root, debootstrap), then run this again; or set SHOP_BASE_IMAGE to a Node 20 bookworm image you have.`);
 }
 
+/** The certificate file this machine's npm is told to trust (`cafile` in an npmrc), if any. */
+function npmCafile() {
+  const r = spawnSync('npm', ['config', 'get', 'cafile'], { cwd: root, encoding: 'utf8' });
+  const file = r.status === 0 ? r.stdout.trim() : '';
+  return file && file !== 'null' && file !== 'undefined' ? file : undefined;
+}
+
 /** Builds the shop's image (deploy/container/Containerfile) and returns its tag. */
 export function buildImage({ tag = process.env.SHOP_IMAGE ?? DEFAULT_IMAGE, baseImage = process.env.SHOP_BASE_IMAGE, quiet = false } = {}) {
   const engine = containerEngine();
@@ -103,10 +110,11 @@ export function buildImage({ tag = process.env.SHOP_IMAGE ?? DEFAULT_IMAGE, base
     '--build-arg', `SHOP_VERSION=${version}`, '--build-arg', `SHOP_REVISION=${revision}`];
   if (engine === 'podman') args.push('--format', 'docker'); // keeps the HEALTHCHECK (OCI images have none)
   if (baseImage) args.push('--build-arg', `BASE_IMAGE=${baseImage}`);
-  // A certificate authority the machine trusts for the npm registry (a TLS-inspecting proxy) is handed
-  // to the build's npm steps as a build secret: used there, in no layer.
-  const ca = process.env.NODE_EXTRA_CA_CERTS;
-  if (ca && existsSync(ca)) args.push('--secret', `id=npm_ca,src=${ca}`);
+  // A certificate authority the machine trusts for the npm registry (a TLS-inspecting proxy:
+  // NODE_EXTRA_CA_CERTS, or npm's own `cafile`) is handed to the build's npm steps as a build secret:
+  // used there, in no layer.
+  const ca = [process.env.NODE_EXTRA_CA_CERTS, npmCafile()].find((f) => f && existsSync(f));
+  if (ca) args.push('--secret', `id=npm_ca,src=${ca}`);
   if (quiet) args.push('--quiet');
   args.push(root);
   run(engine, args, env);
