@@ -20,13 +20,16 @@
  *    parameter (pg_prepared_statements), so the plans are the shop's. Run as prepared statements
  *    (-M prepared), as the shop runs them; the three scripts weighted 1:1:1 as the buyers pick 1-3.
  * 3. Rounds. Before each side: stock back to the start, carts emptied, the job queue drained. The
- *    shop: N buyers for D seconds (orders placed per second). The replay: pgbench with N clients,
+ *    shop: N buyers for D seconds, and until the lead jobs their adds queued are done (orders placed
+ *    per second of that time: the replay runs those jobs' statements inline). The replay: pgbench with N clients,
  *    2 threads, D seconds (checkouts per second = its transactions per second; the orders it wrote
  *    are counted as a check). CPU of each side's processes (the shop or pgbench, the PostgreSQL
  *    backends, this process's buyers) per checkout.
  *
  *   node --import tsx bench/checkout-replay.ts [--duration=15] [--buyers=20] [--rounds=2]
- *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL), local PostgreSQL (CPU from /proc), pgbench on PATH.
+ *   env: BENCH_DATABASE_URL (default $TEST_DATABASE_URL), local PostgreSQL (CPU from /proc), pgbench on PATH;
+ *        BENCH_SHOP_DIR: another copy of server/ to measure (before/after: e.g. `git archive <commit> server | tar -x -C /tmp/base`
+ *        and a node_modules link beside it), BENCH_SERVER_NODE_ARGS: extra node flags for the shop.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -142,13 +145,13 @@ async function capture(database: Database, scratchUrl: string, seeded: Seeded): 
   return out;
 }
 
-/** Waits until no job is pending or running (the lead jobs of the cart adds), at most 20 s. */
-async function drainJobs(database: Database): Promise<void> {
-  const deadline = Date.now() + 20_000;
+/** Waits until no job is pending or running (the lead jobs of the cart adds), at most `maxMs`. */
+async function drainJobs(database: Database, maxMs = 20_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
   for (;;) {
     const [row] = await database.query<{ n: number }>(`select count(*)::int as n from jobs where status in ('pending', 'running') and run_at <= now() and dedupe_key not like 'period:%'`);
     if (!row?.n) return;
-    if (Date.now() > deadline) throw new Error(`${row.n} jobs still queued after 20 s`);
+    if (Date.now() > deadline) throw new Error(`${row.n} jobs still queued after ${maxMs / 1000} s`);
     await sleep(100);
   }
 }
@@ -293,15 +296,18 @@ async function realSide(database: Database, base: string, shopPid: number, seede
   const started = performance.now();
   const until = Date.now() + DURATION_S * 1000;
   await Promise.all(seeded.buyers.map((b) => runBuyer(base, b, seeded.productIds, until, stats)));
-  const elapsed = (performance.now() - started) / 1000;
+  const window = (performance.now() - started) / 1000;
   const client = process.cpuUsage(client0);
+  // The replay runs each checkout's lead jobs inline; the shop runs them in the background. The
+  // jobs it has not done when the buyers stop count as its work: the side ends when they are done.
+  const [left] = await database.query<{ n: number }>(`select count(*)::int as n from jobs where status in ('pending', 'running') and dedupe_key not like 'period:%'`);
+  await drainJobs(database, 120_000);
+  const elapsed = (performance.now() - started) / 1000;
   const cpu = { app: await app.stop(), pg: await pg.stop(), client: (client.user + client.system) / 1000 };
   if (stats.errors) throw new Error(`shop errors: ${stats.errorSamples.join(' | ')}`);
-  // Lead jobs the shop's runner had not done by the end (done before the next side, unmeasured).
-  const [left] = await database.query<{ n: number }>(`select count(*)::int as n from jobs where status in ('pending', 'running') and dedupe_key not like 'period:%'`);
   return {
     perSecond: stats.placed / elapsed, ordersPerSecond: stats.placed / elapsed, cpuMs: cpu, checkouts: stats.placed,
-    note: `${stats.placed} orders placed, ${stats.paid} paid, ${stats.outOfStock} refused out of stock, ${left!.n} jobs left`,
+    note: `${stats.placed} orders placed and ${stats.paid} paid in ${window.toFixed(1)} s, ${stats.outOfStock} refused out of stock, ${left!.n} jobs left then, done ${(elapsed - window).toFixed(1)} s later`,
   };
 }
 

@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../../server/src/db/client.ts';
@@ -78,7 +79,8 @@ export function startShop(opts: { dbUrl: string; port: number; jwtSecret: string
   // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   return spawn(process.execPath, [...extra, '--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(root, 'server'),
+    // BENCH_SHOP_DIR: another copy of server/ to measure (e.g. an earlier commit's, for a before/after in the same conditions).
+    cwd: process.env.BENCH_SHOP_DIR ?? path.join(root, 'server'),
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -160,14 +162,42 @@ export interface Stats {
 }
 export const newStats = (): Stats => ({ placed: 0, paid: 0, outOfStock: 0, addRefused: 0, errors: 0, placeMs: [], payMs: [], addMs: [], errorSamples: [] });
 
+const agents = new WeakMap<Buyer, http.Agent>();
+
+/**
+ * One request of a buyer, on the buyer's own kept-alive connection (node:http: a buyer is a
+ * browser tab, one request at a time). Lighter than fetch (undici), whose CPU on this machine is
+ * the shop's CPU too.
+ */
+function send(base: string, buyer: Buyer, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> | null }> {
+  let agent = agents.get(buyer);
+  if (!agent) agents.set(buyer, (agent = new http.Agent({ keepAlive: true, maxSockets: 1 })));
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${url}`, {
+      method, agent,
+      headers: { cookie: buyer.cookie, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        let json: Record<string, unknown> | null = null;
+        try { json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>; } catch { /* not JSON */ }
+        resolve({ status: res.statusCode ?? 0, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 /** One checkout of `picked` products; what it did goes into `stats`. */
 export async function checkoutOnce(base: string, buyer: Buyer, picked: Iterable<string>, stats: Stats, quantity: () => number): Promise<void> {
-  const headers = { cookie: buyer.cookie, 'content-type': 'application/json' };
   const request = async (method: string, url: string, body?: unknown) => {
     const t0 = performance.now();
-    const res = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-    return { status: res.status, json, ms: performance.now() - t0 };
+    const res = await send(base, buyer, method, url, body);
+    return { ...res, ms: performance.now() - t0 };
   };
   const fail = (what: string, r: { status: number; json: unknown }) => {
     stats.errors += 1;
