@@ -82,17 +82,15 @@ const isClaimSelect = (s: CapturedStatement) => /^\s*select "id" from "jobs"/.te
  * buyer or, transitively, an id one of them named, and BEGIN/COMMIT around them on their connection.
  */
 function keepCheckout(all: CapturedStatement[], userId: string): CapturedStatement[] {
-  const known = new Set([userId]);
-  const kept = new Set<CapturedStatement>();
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const s of all) {
-      if (kept.has(s) || !s.params || isClaimSelect(s) || !tokensOf(s).some((t) => known.has(t))) continue;
-      kept.add(s);
-      grew = true;
-      for (const t of tokensOf(s)) known.add(t);
-    }
-  }
+  // The buyer's statements, then those naming an id one of them named (order, lines, lead jobs):
+  // one step only, as a round's lease token also names the periodic jobs claimed with them.
+  const own = all.filter((s) => s.params?.includes(userId) || tokensOf(s).includes(userId));
+  const known = new Set(own.flatMap(tokensOf));
+  const kept = new Set(all.filter((s) => s.params && !isClaimSelect(s) && tokensOf(s).some((t) => known.has(t))));
+  // The claim that handed the checkout's lead jobs to the runner (one statement, found by the lease
+  // token their outcomes name), so that the outcomes update what the shop's do.
+  const leases = new Set([...kept].filter((s) => /^\s*update "jobs"/.test(s.text)).flatMap(tokensOf));
+  for (const s of all) if (s.params?.[0] === 'running' && /^\s*update "jobs"/.test(s.text) && tokensOf(s).some((t) => leases.has(t))) kept.add(s);
   // A transaction's BEGIN and COMMIT (simple queries) go with the kept statements between them.
   const out: CapturedStatement[] = [];
   const open = new Map<number, CapturedStatement[]>();
@@ -103,8 +101,7 @@ function keepCheckout(all: CapturedStatement[], userId: string): CapturedStateme
     if (s.params === null && /^\s*(commit|rollback)\b/i.test(s.text)) {
       open.delete(s.connection);
       if (!tx) continue;
-      // A transaction all of whose statements are kept is kept whole; the job runner's claim (its
-      // select is a poll's) gives only its kept statements, without BEGIN/COMMIT.
+      // A transaction all of whose statements are kept is kept whole; otherwise (a poll's) only its kept statements.
       const inner = tx.slice(1);
       if (inner.length && inner.every((x) => kept.has(x))) out.push(...tx, s);
       else out.push(...inner.filter((x) => kept.has(x)));
@@ -366,21 +363,32 @@ async function main() {
       console.info(`captured checkout of ${i + 1} product(s): ${c.statements.length} statements (${c.statements.filter((s) => s.params === null).map((s) => s.text.trim().toUpperCase()).join(', ')}), script ${path.relative(process.cwd(), scripts[i]!)}`);
     }
 
+    // The shop runs only during its own rounds (its job runner would otherwise work beside pgbench).
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    shop = startShop({ dbUrl: scratch.url, port, jwtSecret: JWT_SECRET });
-    await waitReady(base, shop);
-    // Warm both sides (prepared statements, caches) before the measured rounds.
-    await resetShop(database, seeded);
-    await Promise.all(seeded.buyers.map((b) => runBuyer(base, b, seeded.productIds, Date.now() + 2_000, newStats())));
+    const startWarm = async () => {
+      const child = startShop({ dbUrl: scratch.url, port, jwtSecret: JWT_SECRET });
+      await waitReady(base, child);
+      // Warm up (prepared statements, JIT) before a measured round; then back to the start.
+      await Promise.all(seeded.buyers.map((b) => runBuyer(base, b, seeded.productIds, Date.now() + 2_000, newStats())));
+      await drainJobs(database!, 120_000);
+      return child;
+    };
 
     const real: Side[] = [];
     const replay: Side[] = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       const order = round % 2 ? ['shop', 'replay'] as const : ['replay', 'shop'] as const;
       for (const side of order) {
+        if (side === 'shop') shop ??= await startWarm();
+        else if (shop) {
+          await stopShop(shop);
+          shop = undefined;
+        }
         await resetShop(database, seeded);
-        const result = side === 'shop' ? await realSide(database, base, shop.pid!, seeded) : await replaySide(database, scratch.url, scripts);
+        const result = side === 'shop' ? await realSide(database, base, shop!.pid!, seeded) : await replaySide(database, scratch.url, scripts);
+        // The replay's lead jobs: their work (the lead upsert) was replayed inline; what its claims left is put away.
+        if (side === 'replay') await database.query(`update jobs set status = 'done', locked_until = null, lease_token = null where kind = 'leads.activity' and status in ('pending', 'running')`);
         (side === 'shop' ? real : replay).push(result);
         console.info(`round ${round} ${side === 'shop' ? 'shop   ' : 'pgbench'} ${result.perSecond.toFixed(1).padStart(7)} checkouts/s  (${result.note}; ${perCheckout(result)}; load ${load()})`);
       }
