@@ -212,7 +212,8 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const now = opts.now ?? Date.now;
   const instanceId = opts.instanceId ?? `${hostname()}:${process.pid}`;
   const handlers = new Map<string, JobHandler>();
-  const schedules: Array<{ kind: string; everyMs: number; payload: JobPayload }> = [];
+  type ScheduleEntry = { kind: string; everyMs: number; payload: JobPayload };
+  const schedules: ScheduleEntry[] = [];
   /** The lane of each kind with claimed jobs on this instance: they run one at a time, in claim order. */
   const lanes = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
@@ -229,10 +230,21 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   /** Set while rounds fail (the database is down): logged once, then reminders, then recovery. */
   let outage: { since: number; failures: number; loggedAt: number } | null = null;
 
+  /**
+   * The period each schedule's job was last enqueued for by this instance: a round enqueues a
+   * period's job once, not on every round (rounds follow each other while jobs are due, and each
+   * enqueue is two statements per schedule). Other instances enqueue it too: the dedupe key makes
+   * that a no-op.
+   */
+  const enqueuedPeriod = new Map<ScheduleEntry, number>();
+  /** When this instance last failed the jobs whose lease ran out on their last attempt. */
+  let exhaustedAt = -Infinity;
   async function enqueueScheduled(): Promise<void> {
     for (const s of schedules) {
       const period = Math.floor(now() / s.everyMs);
+      if (enqueuedPeriod.get(s) === period) continue;
       await enqueueJob(db, { kind: s.kind, dedupeKey: `${PERIOD_KEY_PREFIX}${s.everyMs}:${period}`, payload: s.payload, maxAttempts: 3 });
+      enqueuedPeriod.set(s, period);
     }
   }
 
@@ -251,31 +263,31 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
 
   async function claim(kinds: string[]): Promise<Claimed[]> {
     const token = randomBytes(12).toString('hex');
-    const rows = await db.transaction(async (tx) => {
-      const due = await tx.select({ id: jobs.id }).from(jobs)
-        .where(and(
-          inArray(jobs.kind, kinds),
-          or(
-            and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql`now()`)),
-            and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, sql`now()`), sql`${jobs.attempts} < ${jobs.maxAttempts}`),
-          ),
-        ))
-        .orderBy(asc(jobs.runAt), asc(jobs.id))
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
-      if (!due.length) return [];
-      return tx.update(jobs)
-        .set({
-          status: 'running',
-          attempts: sql`${jobs.attempts} + 1`,
-          lockedUntil: sql`now() + (${String(leaseMs)}::int * interval '1 millisecond')`,
-          leaseToken: token,
-          claimedBy: instanceId,
-          updatedAt: sql`now()`,
-        })
-        .where(inArray(jobs.id, due.map((d) => d.id)))
-        .returning();
-    });
+    // One statement (no transaction around a select and an update): the due rows are locked by the
+    // subquery (skipping those another instance holds) and updated at once. `= any(array(...))`
+    // evaluates the subquery once, so never more than batchSize rows are claimed.
+    const due = db.select({ id: jobs.id }).from(jobs)
+      .where(and(
+        inArray(jobs.kind, kinds),
+        or(
+          and(eq(jobs.status, 'pending'), lte(jobs.runAt, sql`now()`)),
+          and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, sql`now()`), sql`${jobs.attempts} < ${jobs.maxAttempts}`),
+        ),
+      ))
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    const rows = await db.update(jobs)
+      .set({
+        status: 'running',
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedUntil: sql`now() + (${String(leaseMs)}::int * interval '1 millisecond')`,
+        leaseToken: token,
+        claimedBy: instanceId,
+        updatedAt: sql`now()`,
+      })
+      .where(sql`${jobs.id} = any(array(${due}))`)
+      .returning();
     // Oldest first, as selected (UPDATE ... RETURNING does not promise the SELECT's order).
     return rows
       .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -358,7 +370,11 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     const kinds = [...handlers.keys()];
     if (!kinds.length || stopped) return 0;
     await enqueueScheduled();
-    await failExhaustedLeases(kinds);
+    // Maintenance, at most once per poll (rounds kicked by finished lanes follow each other under load).
+    if (opts.pollMs <= 0 || now() - exhaustedAt >= opts.pollMs) {
+      await failExhaustedLeases(kinds);
+      exhaustedAt = now();
+    }
     let dispatched = 0;
     while (!stopped) {
       const free = kinds.filter((k) => !lanes.has(k));
