@@ -26,6 +26,7 @@
  *
  *   node --import tsx bench/embedded.ts [--rounds=2] [--seconds=10] [--connections=20] [--settle=20]
  *        [--skip-fresh] [--scenarios=search,list,product]
+ *   --rounds=0: the memory figures only.
  *   env: BENCH_SERVER_NODE_ARGS (extra node flags for the shop, e.g. "--max-semi-space-size=2")
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -48,7 +49,7 @@ function numberArg(name: string, fallback: number, min: number, max: number): nu
   if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max} (got ${raw})`);
   return n;
 }
-const ROUNDS = numberArg('rounds', 2, 1, 20);
+const ROUNDS = numberArg('rounds', 2, 0, 20);
 const SECONDS = numberArg('seconds', 10, 1, 120);
 const CONNECTIONS = numberArg('connections', 20, 1, 200);
 const SETTLE_S = numberArg('settle', 20, 0, 600);
@@ -249,6 +250,11 @@ async function main() {
     idles.push(await idleMemory(shop, SKIP_FRESH ? 'fresh data dir' : 'second start', slugs[0]!));
     console.info(describeIdle(idles.at(-1)!));
 
+    if (ROUNDS === 0) {
+      console.info(`\nsummary (load ${loadavg()}):`);
+      for (const i of idles) console.info(`  idle RSS, ${i.label}: ${mb(i.rss)} (goal <= 300 MB: ${i.rss <= 300 ? 'met' : 'NOT met'})`);
+      return;
+    }
     ceiling = await CeilingServer.start();
     const ceilingBase = ceiling.url.replace(/\/ceiling$/, '');
     const ratios = new Map<ScenarioKey, number[]>(SCENARIOS.map((s) => [s, []]));
