@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -149,6 +150,7 @@ const pgliteModules = new Map<string, Promise<WebAssembly.Module | undefined>>()
 export function pgliteWasmModule(sharedBuffers: string): Promise<WebAssembly.Module | undefined> {
   let compiled = pgliteModules.get(sharedBuffers);
   if (!compiled) {
+    compileWasmWithLiftoffOnly();
     compiled = (async () => {
       const setting = Buffer.from(`shared_buffers=${sharedBuffers}\0`);
       if (!/^\d+(kB|MB)$/.test(sharedBuffers) || setting.length > PGLITE_STOCK_SHARED_BUFFERS.length) {
@@ -165,6 +167,26 @@ export function pgliteWasmModule(sharedBuffers: string): Promise<WebAssembly.Mod
     pgliteModules.set(sharedBuffers, compiled);
   }
   return compiled;
+}
+
+/**
+ * V8 runs WebAssembly first as its baseline compiler (Liftoff) makes it, then compiles each function
+ * that runs often again with its optimizing compiler (TurboFan, "tier-up"), in background threads.
+ * One optimizing compile of one of PostgreSQL's large functions takes up to 100 MB of compiler memory
+ * (heaptrack: register allocation of a huge function), taken with malloc on a worker thread; freed,
+ * it stays in that thread's malloc arena, so the tier-up left 60-140 MB of the idle shop's resident
+ * memory behind it. The optimized code barely shows in the shop's speed: PGlite's own JavaScript (the
+ * wire protocol, row parsing) and the HTTP stack cost more than PostgreSQL's code, and compiling
+ * competes with serving on a small machine (bench/embedded.ts). So PGlite runs as Liftoff compiles it:
+ * V8's `--liftoff-only` for the process, set before the module is compiled (PGlite is the only
+ * WebAssembly this server runs). `--no-wasm-tier-up` would not do: with dynamic tiering (V8 11) hot
+ * functions are still optimized, and only flags read when a function is compiled take effect here.
+ */
+let liftoffOnly = false;
+function compileWasmWithLiftoffOnly(): void {
+  if (liftoffOnly) return;
+  liftoffOnly = true;
+  v8.setFlagsFromString('--liftoff-only');
 }
 
 /** node-postgres's error for a query unanswered within `query_timeout`. */
