@@ -153,7 +153,8 @@ function fleetUp() {
   if (!existsSync(envFile)) {
     const { text, values } = fillEnvSecrets(readFileSync(path.join(containerDir, 'shop.env.example'), 'utf8'));
     writeFileSync(envFile, text, { mode: 0o600 });
-    console.info(`wrote ${path.relative(root, envFile)} with fresh secrets (administrator: ${values.ADMIN_PASSWORD ? 'admin@example.com / ' + values.ADMIN_PASSWORD : 'see the file'})`);
+    const adminEmail = /^ADMIN_EMAIL=(.*)$/m.exec(text)?.[1] ?? 'ADMIN_EMAIL';
+    console.info(`wrote ${envFile} with fresh secrets; the administrator: ${adminEmail} / ${values.ADMIN_PASSWORD} (used to create the account on the first start)`);
   }
   compose(['up', '-d'], { env: { ...process.env, SHOP_ENV_FILE: envFile } });
   const publish = process.env.SHOP_PUBLISH ?? '127.0.0.1:8080';
