@@ -185,25 +185,6 @@ describe(`durable jobs on ${TEST_DB}`, () => {
     expect((await database.db.select().from(jobs).where(eq(jobs.kind, 'tick'))).length).toBe(2);
   });
 
-  it('enqueues a period\'s job once per instance, not on every round', async () => {
-    let t = Date.UTC(2025, 0, 1, 0, 0, 5);
-    const r = runner({ now: () => t });
-    r.register('hourly', async () => undefined);
-    r.schedule('hourly', 3_600_000);
-    await r.runDue();
-    const [first] = await database.db.select().from(jobs).where(eq(jobs.kind, 'hourly'));
-    expect(first).toMatchObject({ status: 'done' });
-    // Rounds within the same period do not write the period's job again (here: not even once it is gone).
-    await database.db.delete(jobs).where(eq(jobs.kind, 'hourly'));
-    t += 60_000;
-    await r.runDue();
-    await r.runDue();
-    expect(await database.db.select().from(jobs).where(eq(jobs.kind, 'hourly'))).toHaveLength(0);
-    t += 3_600_000;
-    await r.runDue();
-    expect(await database.db.select().from(jobs).where(eq(jobs.kind, 'hourly'))).toMatchObject([{ status: 'done' }]);
-  });
-
   it('polls in the background once started and stops cleanly', async () => {
     const r = runner({ pollMs: 20 });
     let ran = 0;

@@ -212,8 +212,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const now = opts.now ?? Date.now;
   const instanceId = opts.instanceId ?? `${hostname()}:${process.pid}`;
   const handlers = new Map<string, JobHandler>();
-  type ScheduleEntry = { kind: string; everyMs: number; payload: JobPayload };
-  const schedules: ScheduleEntry[] = [];
+  const schedules: Array<{ kind: string; everyMs: number; payload: JobPayload }> = [];
   /** The lane of each kind with claimed jobs on this instance: they run one at a time, in claim order. */
   const lanes = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
@@ -230,21 +229,12 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   /** Set while rounds fail (the database is down): logged once, then reminders, then recovery. */
   let outage: { since: number; failures: number; loggedAt: number } | null = null;
 
-  /**
-   * The period each schedule's job was last enqueued for by this instance: a round enqueues a
-   * period's job once, not on every round (rounds follow each other while jobs are due, and each
-   * enqueue is two statements per schedule). Other instances enqueue it too: the dedupe key makes
-   * that a no-op.
-   */
-  const enqueuedPeriod = new Map<ScheduleEntry, number>();
   /** When this instance last failed the jobs whose lease ran out on their last attempt. */
   let exhaustedAt = -Infinity;
   async function enqueueScheduled(): Promise<void> {
     for (const s of schedules) {
       const period = Math.floor(now() / s.everyMs);
-      if (enqueuedPeriod.get(s) === period) continue;
       await enqueueJob(db, { kind: s.kind, dedupeKey: `${PERIOD_KEY_PREFIX}${s.everyMs}:${period}`, payload: s.payload, maxAttempts: 3 });
-      enqueuedPeriod.set(s, period);
     }
   }
 

