@@ -38,6 +38,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { freePort } from '../server/src/test/ports.ts';
 import { CeilingServer, describeCeiling, type Ceiling } from './lib/ceiling.ts';
+import { procMb } from './lib/proc-memory.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MAIN = path.join(root, 'server/dist/main.js');
@@ -63,16 +64,6 @@ const READY_TIMEOUT_MS = 120_000;
 const SECRET = randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-/** A field of /proc/<pid>/status in MB (VmRSS, VmHWM, RssAnon, RssFile), NaN once the process is gone. */
-function procMb(pid: number, field: string): number {
-  try {
-    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? NaN : Number(kb) / 1024;
-  } catch {
-    return NaN;
-  }
-}
 
 class Shop {
   private constructor(readonly child: ChildProcess, readonly base: string, readonly readyS: number) {}

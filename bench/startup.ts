@@ -26,6 +26,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createScratchDatabase } from '../server/src/db/scratch.ts';
 import { freePort } from '../server/src/test/ports.ts';
+import { procMb } from './lib/proc-memory.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MAIN = path.join(root, 'server/dist/main.js');
@@ -39,16 +40,6 @@ const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter
 const READY_TIMEOUT_MS = 90_000;
 const SECRET = randomBytes(32).toString('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A field of /proc/<pid>/status in MB (VmRSS, VmHWM, RssAnon, RssFile), NaN once the process is gone. */
-function procMb(pid: number, field: string): number {
-  try {
-    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? NaN : Number(kb) / 1024;
-  } catch {
-    return NaN;
-  }
-}
 
 /** V8 heap used / total and external memory in MB, from the server's Prometheus metrics. */
 async function heapFigures(base: string): Promise<{ heapUsed: number; heapTotal: number; external: number } | null> {
